@@ -1,0 +1,120 @@
+# ekoc build. `make` builds libekoc (static + shared, the Rust crate embedded),
+# `make test` runs cargo tests, the CMocka suite and the Python tests,
+# `make lha` runs the Les Houches benchmark. See README.md.
+
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+CC       ?= gcc
+PYTHON   ?= python3
+NVCC     ?= nvcc
+BACKEND  ?= adaptive
+BUILD    ?= build
+OPT      ?= -O2
+SAN      ?=
+
+CFLAGS_BASE := -std=c11 -g $(OPT) -fPIC -fopenmp -Wall -Wextra -Wshadow -Wno-unused-function \
+               -D_GNU_SOURCE -Iinclude -Isrc
+ifeq ($(SAN),1)
+  CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  LDSAN := -fsanitize=address,undefined
+  BUILD := build-san
+endif
+CFLAGS  := $(CFLAGS_BASE) $(EXTRA_CFLAGS)
+LDLIBS  := -lgsl -lgslcblas -lm -lpthread -ldl -fopenmp $(LDSAN)
+
+RUST_DIR := rust-bridge
+RUST_LIB := $(RUST_DIR)/target/release/libekore.a
+RUST_SRC := $(shell find $(RUST_DIR)/ekore/src -name '*.rs' 2>/dev/null) $(RUST_DIR)/ekore/Cargo.toml $(RUST_DIR)/Cargo.toml
+
+C_SRC   := $(wildcard src/*.c src/*/*.c)
+C_OBJ   := $(C_SRC:%.c=$(BUILD)/%.o)
+C_DEP   := $(C_OBJ:.o=.d)
+LIB_A   := $(BUILD)/libekoc.a
+LIB_SO  := $(BUILD)/libekoc.so
+
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+DEPS_OK  := $(BUILD)/.deps-ok
+
+.PHONY: all lib deps rust test test-c test-rust test-python lha stats header header-check \
+        check-asan check-valgrind fuzz cuda clean gpu-check
+.DEFAULT_GOAL := all
+
+all: lib $(BUILD)/perf/lha
+
+deps: $(DEPS_OK)
+$(DEPS_OK): scripts/setup.sh
+	@mkdir -p $(@D)
+	bash scripts/setup.sh
+	@touch $@
+
+# ---- Rust crate (offline: it has no external crates) -------------------------
+rust: $(RUST_LIB)
+$(RUST_LIB): $(RUST_SRC) | $(DEPS_OK)
+	cd $(RUST_DIR) && cargo build --release --offline --quiet
+	@touch $@
+
+# ---- the generated Rust header (committed; CI checks it is fresh) ------------
+CBINDGEN_PIN := 0.24.3
+header: | $(DEPS_OK)
+	cd $(RUST_DIR)/ekore && cbindgen --config ../cbindgen.toml --quiet --output ../../include/ekore.h .
+
+header-check: | $(DEPS_OK)
+	@v=$$(cbindgen --version | awk '{print $$2}'); \
+	  if [ "$$v" != "$(CBINDGEN_PIN)" ]; then echo "header-check: cbindgen $$v found, $(CBINDGEN_PIN) pinned" >&2; exit 1; fi
+	@tmp=$$(mktemp); (cd $(RUST_DIR)/ekore && cbindgen --config ../cbindgen.toml --quiet --output $$tmp .); \
+	  if ! diff -u include/ekore.h $$tmp; then echo "header-check: include/ekore.h is stale; run 'make header'" >&2; rm -f $$tmp; exit 1; fi; \
+	  rm -f $$tmp; echo "header-check: include/ekore.h is up to date"
+
+# ---- C library ---------------------------------------------------------------
+lib: $(LIB_A) $(LIB_SO)
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# libekoc.a carries the Rust objects too, so a C user links one archive.
+$(LIB_A): $(C_OBJ) $(RUST_LIB)
+	@rm -f $@
+	@{ echo "create $@"; echo "addlib $(RUST_LIB)"; for o in $(C_OBJ); do echo "addmod $$o"; done; echo save; echo end; } | ar -M
+	ranlib $@
+
+# libekoc.so exports only ekoc_* and ekore_* (src/ekoc.map).
+$(LIB_SO): $(C_OBJ) $(RUST_LIB) src/ekoc.map
+	$(CC) -shared -o $@ $(C_OBJ) -Wl,--whole-archive $(RUST_LIB) -Wl,--no-whole-archive \
+	  -Wl,--version-script=src/ekoc.map $(LDLIBS)
+
+-include $(C_DEP)
+
+# ---- tests -------------------------------------------------------------------
+$(BUILD)/tests/%: tests/%.c $(LIB_A) $(wildcard tests/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests $< -o $@ $(LIB_A) -lcmocka $(LDLIBS) \
+	  $(if $(findstring test_hot_alloc,$*),-Wl$(comma)--wrap=malloc -Wl$(comma)--wrap=calloc -Wl$(comma)--wrap=realloc -Wl$(comma)--wrap=free)
+comma := ,
+
+test: test-rust test-c test-python
+
+test-rust: | $(DEPS_OK)
+	cd $(RUST_DIR) && cargo test --release --offline --quiet
+
+test-c: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+
+test-python: lib
+	@if [ -d ffi/tests ]; then EKOC_LIB=$(abspath $(LIB_SO)) $(PYTHON) -m pytest -q ffi/tests; fi
+
+# ---- benchmark -----------------------------------------------------------------
+$(BUILD)/perf/%: perf/%.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)
+
+lha: $(BUILD)/perf/lha
+	$(BUILD)/perf/lha --backend $(BACKEND)
+
+stats: $(BUILD)/perf/lha
+	bash perf/stats.sh $(BUILD)/perf/lha
+
+clean:
+	rm -rf build build-san build-cuda $(RUST_DIR)/target

@@ -1,0 +1,73 @@
+/* ekoc.h: the public C API of ekoc, DGLAP evolution kernel operators (EKOs)
+ * computed in Mellin space and inverted onto an x-space interpolation grid,
+ * with eko's conventions (https://github.com/NNPDF/eko).
+ *
+ * Conventions of the whole API:
+ *  - every fallible function returns an int status (EKOC_OK = 0, codes below);
+ *    ekoc_last_error() then holds a thread-local message naming the argument;
+ *  - outputs go through out-pointers and are written only on success, unless
+ *    a function's comment says otherwise;
+ *  - handles are opaque, created by *_alloc / *_new / *_compute and released
+ *    by the matching *_free, which accepts NULL;
+ *  - the library never aborts, exits or prints.
+ */
+#ifndef EKOC_H
+#define EKOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EKOC_VERSION_MAJOR 0
+#define EKOC_VERSION_MINOR 1
+#define EKOC_VERSION_PATCH 0
+
+/* ---- status codes (explicit numbers, never reused) ------------------------ */
+enum {
+  EKOC_OK = 0,
+  EKOC_ERR_NULL_POINTER = 1,       /* a required pointer argument is NULL */
+  EKOC_ERR_INVALID_ARGUMENT = 2,   /* NaN/inf or out-of-range number */
+  EKOC_ERR_INVALID_GRID = 3,       /* x grid empty, unsorted, duplicate or outside (0,1] */
+  EKOC_ERR_INVALID_ORDER = 4,      /* perturbative order outside 1..3 */
+  EKOC_ERR_INVALID_NF = 5,         /* number of flavours outside 3..6 */
+  EKOC_ERR_INVALID_METHOD = 6,     /* unknown evolution method */
+  EKOC_ERR_INVALID_SCALE = 7,      /* mu^2 <= 0, NaN or inf */
+  EKOC_ERR_NO_MEMORY = 8,          /* an allocation failed */
+  EKOC_ERR_INTEGRATION = 9,        /* quadrature did not reach its tolerance */
+  EKOC_ERR_ANOMALOUS_DIMENSION = 10, /* the ekore crate reported an error */
+  EKOC_ERR_NO_DEVICE = 11,         /* gpu backend unavailable (no libekoc_cuda or no device) */
+  EKOC_ERR_UNSUPPORTED = 12,       /* a valid request ekoc does not implement */
+  EKOC_ERR_NUMERICAL = 13,         /* a non-finite number appeared in a result */
+  EKOC_ERR_INVALID_MODE = 14,      /* unknown sector / mode / scheme */
+  EKOC_ERR_INVALID_THRESHOLDS = 15, /* masses or threshold ratios inconsistent */
+  EKOC_ERR_BUFFER_TOO_SMALL = 16,  /* caller buffer shorter than required */
+  EKOC_ERR_INVALID_DEGREE = 17,    /* interpolation degree < 1 or >= grid size */
+  EKOC_ERR_INVALID_ITERATIONS = 18 /* iteration or truncation count out of range */
+};
+
+/* Static name of a status code ("EKOC_OK", ...); "EKOC_ERR_UNKNOWN" otherwise. */
+const char *ekoc_status_str(int status);
+
+/* The message of the last error raised on the calling thread ("" if none).
+ * The pointer stays valid until the next ekoc call on the same thread. */
+const char *ekoc_last_error(void);
+
+/* Switches GSL's aborting error handler off, once per process (thread-safe).
+ * Every entry point that integrates calls it; calling it yourself is harmless. */
+void ekoc_init(void);
+
+/* ---- complex numbers at the boundary ---------------------------------------- */
+/* Same layout as numpy complex128, C99 double _Complex and Rust #[repr(C)] (re, im). */
+typedef struct ekoc_complex {
+  double re, im;
+} ekoc_complex;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EKOC_H */

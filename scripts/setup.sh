@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks to build, test and benchmark ekoc:
+# Debian packages (GSL, CMocka, cbindgen, GNU time, clang's sanitizer/fuzzer
+# runtime, valgrind) through apt-get and Python packages (numpy, scipy, cffi,
+# pytest, eko for side-by-side checks) through pip. Only missing pieces are
+# installed, so a second run is quick. Called by `make` through a stamp file.
+set -euo pipefail
+
+need_apt=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for pkg in libgsl-dev libcmocka-dev cbindgen time valgrind clang libclang-rt-14-dev; do
+  have_pkg "$pkg" || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+fi
+command -v cargo >/dev/null 2>&1 || { echo "setup: cargo (Rust) is required but not found" >&2; exit 1; }
+
+PY=${PYTHON:-python3}
+need_pip=()
+for mod in numpy scipy cffi pytest; do
+  "$PY" -c "import $mod" 2>/dev/null || need_pip+=("$mod")
+done
+# eko is used only for side-by-side comparisons; its absence makes those tests skip.
+if [ "${EKOC_SKIP_EKO:-0}" != "1" ]; then
+  "$PY" -c "import eko" 2>/dev/null || need_pip+=("eko==0.15.7")
+fi
+if [ ${#need_pip[@]} -gt 0 ]; then
+  echo "setup: installing Python packages: ${need_pip[*]}"
+  "$PY" -m pip install -q "${need_pip[@]}"
+fi
+echo "setup: all dependencies present"
