@@ -66,6 +66,42 @@ typedef struct ekoc_complex {
   double re, im;
 } ekoc_complex;
 
+
+/* ---- theory enumerations ------------------------------------------------------ */
+/* Solution methods of the evolution equation (eko's `ev_op` / `method` names). */
+enum {
+  EKOC_METHOD_ITERATE_EXACT = 0,         /* "iterate-exact" (LHA default) */
+  EKOC_METHOD_ITERATE_EXPANDED = 1,      /* "iterate-expanded" */
+  EKOC_METHOD_PERTURBATIVE_EXACT = 2,    /* "perturbative-exact" */
+  EKOC_METHOD_PERTURBATIVE_EXPANDED = 3, /* "perturbative-expanded" */
+  EKOC_METHOD_TRUNCATED = 4,             /* "truncated" */
+  EKOC_METHOD_ORDERED_TRUNCATED = 5,     /* "ordered-truncated" */
+  EKOC_METHOD_DECOMPOSE_EXACT = 6,       /* "decompose-exact" */
+  EKOC_METHOD_DECOMPOSE_EXPANDED = 7     /* "decompose-expanded" */
+};
+#define EKOC_METHOD_COUNT 8
+
+/* Factorisation-scale variation schemes (eko's ModSV). */
+enum {
+  EKOC_SV_NONE = 0,           /* xif = 1 */
+  EKOC_SV_EXPONENTIATED = 1,  /* scheme A: gamma re-expanded in a_s(xif^2 mu^2) */
+  EKOC_SV_EXPANDED = 2        /* scheme B: K-factor applied to the last segment */
+};
+
+/* Evolution sectors, named by eko's mode ids. */
+enum {
+  EKOC_SECTOR_NS_PLUS = 10101,
+  EKOC_SECTOR_NS_MINUS = 10201,
+  EKOC_SECTOR_NS_VALENCE = 10200,
+  EKOC_SECTOR_SINGLET_QUARK = 100,
+  EKOC_SECTOR_SINGLET_GLUON = 21
+};
+
+/* Upper bounds of the iteration controls. */
+#define EKOC_MAX_ORDER 3             /* NNLO */
+#define EKOC_MAX_EV_OP_ITERATIONS 1000
+#define EKOC_MAX_EV_OP_MAX_ORDER 30
+
 #ifdef __cplusplus
 }
 #endif
