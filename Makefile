@@ -74,10 +74,18 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# The Rust std objects in the staticlib also carry LLVM bitcode (.llvmbc); binutils'
+# LLVMgold bfd plugin (LLVM 14) claims them, fails, and ar/ranlib then index no
+# symbols for them, so static links miss std. A copy without the bitcode links fine.
+RUST_LIB_NOBC := $(BUILD)/libekore_nobc.a
+$(RUST_LIB_NOBC): $(RUST_LIB)
+	@mkdir -p $(@D)
+	objcopy -R .llvmbc -R .llvmcmd $< $@
+
 # libekoc.a carries the Rust objects too, so a C user links one archive.
-$(LIB_A): $(C_OBJ) $(RUST_LIB)
+$(LIB_A): $(C_OBJ) $(RUST_LIB_NOBC)
 	@rm -f $@
-	@{ echo "create $@"; echo "addlib $(RUST_LIB)"; for o in $(C_OBJ); do echo "addmod $$o"; done; echo save; echo end; } | ar -M
+	@{ echo "create $@"; echo "addlib $(RUST_LIB_NOBC)"; for o in $(C_OBJ); do echo "addmod $$o"; done; echo save; echo end; } | ar -M
 	ranlib $@
 
 # libekoc.so exports only ekoc_* and ekore_* (src/ekoc.map).
