@@ -106,4 +106,7 @@ enum {
 }
 #endif
 
+/* ---- modules ------------------------------------------------------------------ */
+#include "ekoc/interp.h" /* x-space interpolation basis, lambertgrid */
+
 #endif /* EKOC_H */
