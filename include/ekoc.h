@@ -108,5 +108,8 @@ enum {
 
 /* ---- modules ------------------------------------------------------------------ */
 #include "ekoc/interp.h" /* x-space interpolation basis, lambertgrid */
+#include "ekoc/kernel.h" /* per-point Mellin-inversion kernel, N-space families, quad workspace */
+#include "ekoc/profile.h" /* node timer */
+#include "ekoc/operator.h" /* theory, request, compute, operators */
 
 #endif /* EKOC_H */

@@ -1,0 +1,95 @@
+/* ekoc/kernel.h: the per-point Mellin-inversion kernel, public so that any
+ * integrator (GSL, scipy.LowLevelCallable, your own) can drive it.
+ *
+ *   double ekoc_quad_kernel(double u, void *args);   args -> ekoc_kernel_args
+ *
+ * returns (1/pi) Re[-i x^{-N(u)} p~_j(N(u)) K(N(u)) dN/du] on the upper half of
+ * the Talbot path (u in [1/2, 1 - cut]), where K is one element of an N-space
+ * family (evolution kernel or matching matrix, PHYSICS.md §3-4, §6-8).
+ */
+#ifndef EKOC_KERNEL_H
+#define EKOC_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kinds and families of N-space elements (see ekoc_nspace_config). */
+enum { EKOC_KIND_EVOLUTION = 0, EKOC_KIND_MATCHING = 1 };
+enum { EKOC_FAMILY_NS = 0, EKOC_FAMILY_SINGLET = 1 };
+/* How a matching matrix is built (eko's inversion_method). */
+enum { EKOC_MATCHING_FORWARD = 0, EKOC_MATCHING_BACKWARD_EXACT = 1, EKOC_MATCHING_BACKWARD_EXPANDED = 2 };
+
+/* One family of elements evaluated together at the same N (numbers only).
+ * Elements of each family:
+ *   evolution, ns      (path offset 0): 0 ns+, 1 ns-, 2 nsV
+ *   evolution, singlet (offset 1):      0 qq, 1 qg, 2 gq, 3 gg        ((Sigma, g) order)
+ *   matching,  ns      (offset 0):      0 (200,200) light, 1 (91,91) heavy h-
+ *   matching,  singlet (offset 1):      0..8 = 3x3 row-major in (g, q, H) */
+typedef struct ekoc_nspace_config {
+  int32_t kind;             /* EKOC_KIND_* */
+  int32_t family;           /* EKOC_FAMILY_* */
+  int32_t order;            /* evolution: QCD order 1..3; matching: OME order 0..2 */
+  int32_t nf;               /* evolution: active flavours; matching: flavours below the threshold */
+  int32_t method;           /* EKOC_METHOD_* (evolution) */
+  int32_t ev_op_iterations; /* (evolution) */
+  int32_t ev_op_max_order;  /* (evolution) */
+  int32_t sv_mode;          /* EKOC_SV_* */
+  int32_t is_threshold;     /* evolution segment ending on a threshold: no expanded-sv K factor */
+  int32_t matching_method;  /* EKOC_MATCHING_* (matching) */
+  double sv_log;            /* ln(xif^2) */
+  double a0, a1;            /* evolution: a_s at start/end; matching: a1 = a_s^(nf+1) at the threshold */
+  double ome_log;           /* matching: ln(mu_h^2/m_h^2) = ln(k_h^2) */
+  double beta[4];           /* beta_0..beta_3 at nf (ekoc_beta_coefficients) */
+} ekoc_nspace_config;
+
+/* Fills beta_0..beta_3 for nf flavours (eko's normalisation, a_s = alpha_s/(4 pi)). */
+int ekoc_beta(int32_t nf, double *beta_out4);
+
+/* Evaluates every element of a family at complex N (out: up to 9 values).
+ * Returns EKOC_OK or an error code; on error `out` is untouched. */
+int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,
+                         size_t out_len);
+
+/* Per-thread scratch of the kernel and the adaptive driver: the GSL
+ * integration workspace (`limit` subintervals) and a cache of N-space family
+ * values keyed by the exact inputs (reused across basis functions and
+ * elements that share an inversion node). Not thread-safe: one per thread. */
+typedef struct ekoc_quad_workspace ekoc_quad_workspace;
+int ekoc_quad_workspace_alloc(size_t limit, ekoc_quad_workspace **out);
+void ekoc_quad_workspace_free(ekoc_quad_workspace *ws); /* NULL is fine */
+/* Cache statistics since allocation (either pointer may be NULL). */
+void ekoc_quad_workspace_stats(const ekoc_quad_workspace *ws, uint64_t *hits, uint64_t *misses);
+
+/* Arguments of ekoc_quad_kernel (mirrored by the Python layer). */
+typedef struct ekoc_kernel_args {
+  ekoc_nspace_config nspace;      /* what is inverted */
+  int32_t element;                /* which element of the family */
+  int32_t degree;                 /* interpolation degree of the basis function */
+  double logx;                    /* ln x_k: the inversion point */
+  const double *areas;            /* basis function j: n_areas rows of (lmin, lmax, c_0..c_degree) */
+  size_t n_areas;
+  ekoc_quad_workspace *workspace; /* per-thread scratch, or NULL (no cache) */
+  int32_t status;                 /* 0, or the error code of the first failure (then the kernel returned NaN) */
+} ekoc_kernel_args;
+
+/* The integrand, with the plain GSL / scipy signature. Never allocates; on
+ * failure sets args->status, records ekoc_last_error() and returns NaN. */
+double ekoc_quad_kernel(double u, void *args);
+
+/* Integrates ekoc_quad_kernel over u in [0.5, 1 - cut] with GSL QAGS
+ * (eko: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05), using the
+ * workspace's GSL workspace. Writes value and error estimate even when GSL
+ * reports a failure; returns EKOC_OK, EKOC_ERR_INTEGRATION (message names the
+ * GSL code) or the kernel's error. */
+int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, double epsrel, size_t limit,
+                        double *value, double *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EKOC_KERNEL_H */

@@ -1,0 +1,107 @@
+/* ekoc/operator.h: theory and operator request (eko's theory and operator
+ * cards), computing evolution kernel operators, reading and applying them. */
+#ifndef EKOC_OPERATOR_H
+#define EKOC_OPERATOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ekoc/profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Quadrature backends. */
+enum {
+  EKOC_BACKEND_ADAPTIVE = 0, /* GSL QAGS per operator entry, as eko (reference) */
+  EKOC_BACKEND_BATCH = 1,    /* fixed Gauss-Legendre nodes, N-space work shared by all entries (CPU) */
+  EKOC_BACKEND_GPU = 2       /* the batch work on a CUDA device (libekoc_cuda.so) */
+};
+
+/* The physics, as eko's TheoryCard (QCD only). Scales are squared, in GeV^2. */
+typedef struct ekoc_theory {
+  int32_t order;              /* perturbative order: 1 LO, 2 NLO, 3 NNLO (eko order[0]) */
+  double alphas;              /* alpha_s at the reference scale */
+  double mu2_ref;             /* reference scale mu_ref^2 */
+  int32_t nf_ref;             /* active flavours at the reference scale (3..6) */
+  double masses[3];           /* pole masses of c, b, t in GeV (ascending) */
+  double matching_ratios[3];  /* k_h: matching scales at (k_h m_h)^2; 0 and INFINITY allowed (FFNS) */
+  double xif;                 /* factorisation-scale ratio mu_F/mu (1: no variation) */
+  int32_t matching_order;     /* order of the matching OMEs; -1 means order-1 (eko's default) */
+} ekoc_theory;
+
+/* The work, as eko's OperatorCard. */
+typedef struct ekoc_request {
+  double mu2_0;               /* initial scale mu_0^2 */
+  int32_t nf0;                /* flavours at mu_0 (3..6) */
+  const double *mu2;          /* target scales mu^2, n_targets of them (caller-owned, read during compute) */
+  const int32_t *nf;          /* flavours at each target, or NULL / entries < 0 for eko's default nf at mu^2 */
+  size_t n_targets;
+  const double *xgrid;        /* interpolation grid, strictly ascending in (0, 1] */
+  size_t nx;
+  int32_t degree;             /* interpolation polynomial degree (log interpolation) */
+  int32_t method;             /* EKOC_METHOD_* */
+  int32_t ev_op_iterations;   /* steps of the iterate / perturbative methods */
+  int32_t ev_op_max_order;    /* truncation order of the perturbative U matrices */
+  int32_t sv_mode;            /* EKOC_SV_*; EKOC_SV_NONE requires xif = 1 */
+  int32_t inversion_method;   /* backward matching: EKOC_MATCHING_BACKWARD_EXACT or _EXPANDED */
+  int32_t backend;            /* EKOC_BACKEND_* */
+  double epsabs, epsrel;      /* adaptive quadrature tolerances (eko: 1e-12, 1e-5) */
+  int32_t limit;              /* adaptive subintervals (eko: 100) */
+  double mellin_cut;          /* upper end of the path is 1 - cut (eko: 0.05) */
+  int32_t n_threads;          /* worker threads; 0: OpenMP's default */
+  int32_t batch_panels;       /* batch/gpu: Gauss-Legendre panels on [0.5, 1-cut] */
+  int32_t batch_points;       /* batch/gpu: nodes per panel */
+} ekoc_request;
+
+/* Defaults: the LHA NNLO setup (alpha_s(2 GeV^2) = 0.35 with nf_ref = 4,
+ * m = sqrt(2), 4.5, 175, k_h = 1, xif = 1). */
+void ekoc_theory_default(ekoc_theory *theory);
+/* Defaults: mu_0^2 = 2, nf0 = 4, no targets and no grid (set them), degree 4,
+ * iterate-exact with 10 iterations and max order 10, no scale variation,
+ * expanded backward matching, adaptive backend with eko's tolerances,
+ * batch 8 panels x 16 nodes. */
+void ekoc_request_default(ekoc_request *request);
+
+/* sizeof the public structs (for bindings that mirror them). */
+size_t ekoc_theory_sizeof(void);
+size_t ekoc_request_sizeof(void);
+
+typedef struct ekoc_operator ekoc_operator;
+
+/* Computes the evolution operators from (mu_0^2, nf0) to every target, with
+ * eko's path through the heavy-quark thresholds. `profile` (may be NULL) is
+ * reset and receives one record per stage. On success *out owns the result;
+ * on failure *out is untouched and nothing leaks. Integration entries that
+ * missed their tolerance do not fail the call: see ekoc_operator_failures. */
+int ekoc_compute(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile, ekoc_operator **out);
+
+void ekoc_operator_free(ekoc_operator *op); /* NULL is fine */
+
+size_t ekoc_operator_n_targets(const ekoc_operator *op);
+size_t ekoc_operator_nx(const ekoc_operator *op);
+/* The target scale and flavour number of target i. */
+int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t *nf);
+/* Number of operator entries (over all computed parts) whose quadrature missed its tolerance. */
+size_t ekoc_operator_failures(const ekoc_operator *op);
+
+/* The operator of target i as a dense (14, nx, 14, nx) row-major array
+ * [out flavour][out x][in flavour][in x], in eko's flavour basis (PDG ids
+ * 22, -6..-1, 21, 1..6); `errors` may be NULL. len = 196*nx*nx. Acts on PDF
+ * values f(x) (not x f(x)), as eko's operators. */
+int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len);
+/* The same in eko's evolution basis (ph, S, g, V, V3, V8, V15, V24, V35, T3, ..., T35). */
+int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len);
+
+/* Applies target i's operator to a PDF on the grid: pdf_in[14][nx] in the
+ * flavour basis at mu_0^2 (values f(x_j), not x f(x_j)), pdf_out[14][nx] at
+ * mu^2. len = 14*nx. `profile` may be NULL (records an "apply" stage). */
+int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in, double *pdf_out, size_t len,
+                        ekoc_profile *profile);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EKOC_OPERATOR_H */

@@ -1,0 +1,171 @@
+/* blockop.c: block-sparse operators and their products. */
+#include "evol/blockop.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ekoc_blockop_init(ekoc_blockop *op, size_t nx) {
+  memset(op, 0, sizeof *op);
+  op->nx = nx;
+}
+
+void ekoc_blockop_clear(ekoc_blockop *op) {
+  int a, b;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      free(op->val[a][b]);
+      free(op->err[a][b]);
+      op->val[a][b] = op->err[a][b] = NULL;
+    }
+}
+
+static int alloc_block(ekoc_blockop *op, int a, int b) {
+  size_t n = op->nx * op->nx;
+  if (op->val[a][b]) return 1;
+  op->val[a][b] = calloc(n, sizeof(double));
+  op->err[a][b] = calloc(n, sizeof(double));
+  if (!op->val[a][b] || !op->err[a][b]) {
+    free(op->val[a][b]);
+    free(op->err[a][b]);
+    op->val[a][b] = op->err[a][b] = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+double *ekoc_blockop_block(ekoc_blockop *op, int a, int b) { return alloc_block(op, a, b) ? op->val[a][b] : NULL; }
+
+int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const double *err) {
+  size_t n = op->nx * op->nx;
+  if (!alloc_block(op, a, b)) return 0;
+  memcpy(op->val[a][b], val, n * sizeof(double));
+  if (err)
+    memcpy(op->err[a][b], err, n * sizeof(double));
+  else
+    memset(op->err[a][b], 0, n * sizeof(double));
+  return 1;
+}
+
+int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
+  size_t i, nx = op->nx;
+  if (!alloc_block(op, a, b)) return 0;
+  memset(op->val[a][b], 0, nx * nx * sizeof(double));
+  memset(op->err[a][b], 0, nx * nx * sizeof(double));
+  for (i = 0; i < nx; ++i) op->val[a][b][i * nx + i] = 1.0;
+  return 1;
+}
+
+/* c += a * b (n x n row-major), i-k-j order for contiguous inner loops. */
+static void matmul_acc(size_t n, const double *a, const double *b, double *c) {
+  size_t i, k, j;
+  for (i = 0; i < n; ++i) {
+    double *ci = c + i * n;
+    for (k = 0; k < n; ++k) {
+      double aik = a[i * n + k];
+      const double *bk = b + k * n;
+      if (aik == 0.0) continue;
+      for (j = 0; j < n; ++j) ci[j] += aik * bk[j];
+    }
+  }
+}
+
+/* c += |a| * b */
+static void matmul_abs_left_acc(size_t n, const double *a, const double *b, double *c) {
+  size_t i, k, j;
+  for (i = 0; i < n; ++i) {
+    double *ci = c + i * n;
+    for (k = 0; k < n; ++k) {
+      double aik = fabs(a[i * n + k]);
+      const double *bk = b + k * n;
+      if (aik == 0.0) continue;
+      for (j = 0; j < n; ++j) ci[j] += aik * bk[j];
+    }
+  }
+}
+
+/* c += a * |b| */
+static void matmul_abs_right_acc(size_t n, const double *a, const double *b, double *c) {
+  size_t i, k, j;
+  for (i = 0; i < n; ++i) {
+    double *ci = c + i * n;
+    for (k = 0; k < n; ++k) {
+      double aik = a[i * n + k];
+      const double *bk = b + k * n;
+      if (aik == 0.0) continue;
+      for (j = 0; j < n; ++j) ci[j] += aik * fabs(bk[j]);
+    }
+  }
+}
+
+int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out) {
+  int i, j, k;
+  size_t n = a->nx;
+  ekoc_blockop_clear(out);
+  out->nx = n;
+  for (i = 0; i < EKOC_NB; ++i)
+    for (j = 0; j < EKOC_NB; ++j)
+      for (k = 0; k < EKOC_NB; ++k) {
+        if (!a->val[i][k] || !b->val[k][j]) continue;
+        if (!alloc_block(out, i, j)) return 0;
+        matmul_acc(n, a->val[i][k], b->val[k][j], out->val[i][j]);
+        matmul_abs_left_acc(n, a->val[i][k], b->err[k][j], out->err[i][j]);
+        matmul_abs_right_acc(n, a->err[i][k], b->val[k][j], out->err[i][j]);
+      }
+  return 1;
+}
+
+int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out) {
+  int i, j, k;
+  size_t n = a->nx, e;
+  ekoc_blockop_clear(out);
+  out->nx = n;
+  for (i = 0; i < EKOC_NB; ++i)
+    for (k = 0; k < EKOC_NB; ++k) {
+      double w = m[i][k];
+      if (w == 0.0) continue;
+      for (j = 0; j < EKOC_NB; ++j) {
+        if (!a->val[k][j]) continue;
+        if (!alloc_block(out, i, j)) return 0;
+        for (e = 0; e < n * n; ++e) {
+          out->val[i][j][e] += w * a->val[k][j][e];
+          out->err[i][j][e] += fabs(w) * a->err[k][j][e];
+        }
+      }
+    }
+  return 1;
+}
+
+int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKOC_NB], ekoc_blockop *out) {
+  int i, j, k;
+  size_t n = a->nx, e;
+  ekoc_blockop_clear(out);
+  out->nx = n;
+  for (i = 0; i < EKOC_NB; ++i)
+    for (k = 0; k < EKOC_NB; ++k) {
+      if (!a->val[i][k]) continue;
+      for (j = 0; j < EKOC_NB; ++j) {
+        double w = m[k][j];
+        if (w == 0.0) continue;
+        if (!alloc_block(out, i, j)) return 0;
+        for (e = 0; e < n * n; ++e) {
+          out->val[i][j][e] += w * a->val[i][k][e];
+          out->err[i][j][e] += fabs(w) * a->err[i][k][e];
+        }
+      }
+    }
+  return 1;
+}
+
+void ekoc_blockop_move(ekoc_blockop *dst, ekoc_blockop *src) {
+  ekoc_blockop_clear(dst);
+  memcpy(dst, src, sizeof *dst);
+  ekoc_blockop_init(src, src->nx);
+}
+
+int ekoc_blockop_count(const ekoc_blockop *op) {
+  int a, b, c = 0;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) c += op->val[a][b] != NULL;
+  return c;
+}

@@ -1,0 +1,157 @@
+/* operator.c: reading and applying computed operators. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evol/basis.h"
+#include "evol/operator_internal.h"
+#include "status.h"
+
+void ekoc_operator_free(ekoc_operator *op) {
+  size_t t;
+  if (!op) return;
+  if (op->ops)
+    for (t = 0; t < op->n_targets; ++t) ekoc_blockop_clear(&op->ops[t]);
+  free(op->ops);
+  free(op->mu2);
+  free(op->nf);
+  free(op);
+}
+
+size_t ekoc_operator_n_targets(const ekoc_operator *op) { return op ? op->n_targets : 0; }
+size_t ekoc_operator_nx(const ekoc_operator *op) { return op ? op->nx : 0; }
+size_t ekoc_operator_failures(const ekoc_operator *op) { return op ? op->n_failed : 0; }
+
+int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t *nf) {
+  if (!op || !mu2 || !nf) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_operator_target: NULL argument");
+  if (i >= op->n_targets)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_operator_target: target %zu >= n_targets %zu", i, op->n_targets);
+  *mu2 = op->mu2[i];
+  *nf = op->nf[i];
+  return EKOC_OK;
+}
+
+/* dense[a][x][b][y] = sum_{c,d} left[a][c] E[c][d][x][y] right[d][b] (errors with |left|, |right|) */
+static void expand(const ekoc_blockop *e, const double left[EKOC_NB][EKOC_NB], const double right[EKOC_NB][EKOC_NB],
+                   double *values, double *errors) {
+  size_t nx = e->nx, x, y, row = EKOC_NB * nx;
+  int a, b, c, d;
+  memset(values, 0, sizeof(double) * row * row);
+  if (errors) memset(errors, 0, sizeof(double) * row * row);
+  for (c = 0; c < EKOC_NB; ++c)
+    for (d = 0; d < EKOC_NB; ++d) {
+      const double *v = e->val[c][d], *er = e->err[c][d];
+      if (!v) continue;
+      for (a = 0; a < EKOC_NB; ++a) {
+        if (left[a][c] == 0.0) continue;
+        for (b = 0; b < EKOC_NB; ++b) {
+          double w = left[a][c] * right[d][b];
+          if (w == 0.0) continue;
+          for (x = 0; x < nx; ++x) {
+            double *dst = values + (a * nx + x) * row + b * nx;
+            const double *src = v + x * nx;
+            for (y = 0; y < nx; ++y) dst[y] += w * src[y];
+            if (errors) {
+              double *dste = errors + (a * nx + x) * row + b * nx;
+              const double *srce = er + x * nx;
+              for (y = 0; y < nx; ++y) dste[y] += fabs(w) * srce[y];
+            }
+          }
+        }
+      }
+    }
+}
+
+static int check_view(const ekoc_operator *op, size_t i, const double *values, size_t len, const char *fn) {
+  size_t need;
+  if (!op || !values) return ekoc_error(EKOC_ERR_NULL_POINTER, "%s: op and values must not be NULL", fn);
+  if (i >= op->n_targets)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "%s: target %zu >= n_targets %zu", fn, i, op->n_targets);
+  need = (size_t)EKOC_NB * EKOC_NB * op->nx * op->nx;
+  if (len < need) return ekoc_error(EKOC_ERR_BUFFER_TOO_SMALL, "%s: len=%zu < 196*nx*nx=%zu", fn, len, need);
+  return EKOC_OK;
+}
+
+int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len) {
+  double left[EKOC_NB][EKOC_NB], right[EKOC_NB][EKOC_NB];
+  int rc = check_view(op, i, values, len, "ekoc_operator_flavor");
+  if (rc != EKOC_OK) return rc;
+  ekoc_basis_rotation_inverse(op->nf[i], left);
+  ekoc_basis_rotation(op->nf0, right);
+  expand(&op->ops[i], left, right, values, errors);
+  return EKOC_OK;
+}
+
+static void matmul14(const double a[EKOC_NB][EKOC_NB], const double b[EKOC_NB][EKOC_NB], double c[EKOC_NB][EKOC_NB]) {
+  int i, j, k;
+  for (i = 0; i < EKOC_NB; ++i)
+    for (j = 0; j < EKOC_NB; ++j) {
+      double s = 0.0;
+      for (k = 0; k < EKOC_NB; ++k) s += a[i][k] * b[k][j];
+      c[i][j] = fabs(s) < 1e-14 ? 0.0 : s;
+    }
+}
+
+int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len) {
+  double r6[EKOC_NB][EKOC_NB], r6inv[EKOC_NB][EKOC_NB], rin[EKOC_NB][EKOC_NB], routinv[EKOC_NB][EKOC_NB];
+  double left[EKOC_NB][EKOC_NB], right[EKOC_NB][EKOC_NB];
+  int rc = check_view(op, i, values, len, "ekoc_operator_evolution");
+  if (rc != EKOC_OK) return rc;
+  ekoc_basis_rotation(6, r6);
+  ekoc_basis_rotation_inverse(6, r6inv);
+  ekoc_basis_rotation(op->nf0, rin);
+  ekoc_basis_rotation_inverse(op->nf[i], routinv);
+  matmul14(r6, routinv, left);
+  matmul14(rin, r6inv, right);
+  expand(&op->ops[i], left, right, values, errors);
+  return EKOC_OK;
+}
+
+int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in, double *pdf_out, size_t len,
+                        ekoc_profile *profile) {
+  double r[EKOC_NB][EKOC_NB], rinv[EKOC_NB][EKOC_NB];
+  double *vin, *vout;
+  size_t nx, x, y, k;
+  int a, b;
+  uint64_t t0 = ekoc_profile_now_ns(profile);
+  if (!op || !pdf_in || !pdf_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_operator_apply: NULL argument");
+  if (i >= op->n_targets)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_operator_apply: target %zu >= n_targets %zu", i, op->n_targets);
+  nx = op->nx;
+  if (len < EKOC_NB * nx)
+    return ekoc_error(EKOC_ERR_BUFFER_TOO_SMALL, "ekoc_operator_apply: len=%zu < 14*nx=%zu", len, EKOC_NB * nx);
+  for (k = 0; k < EKOC_NB * nx; ++k)
+    if (!isfinite(pdf_in[k]))
+      return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_operator_apply: pdf_in[%zu]=%g is not finite", k, pdf_in[k]);
+  vin = calloc(2 * EKOC_NB * nx, sizeof(double));
+  if (!vin) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_operator_apply: out of memory");
+  vout = vin + EKOC_NB * nx;
+  ekoc_basis_rotation(op->nf0, r);
+  ekoc_basis_rotation_inverse(op->nf[i], rinv);
+  /* into B_nf0 */
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b)
+      if (r[a][b] != 0.0)
+        for (y = 0; y < nx; ++y) vin[a * nx + y] += r[a][b] * pdf_in[b * nx + y];
+  /* the operator */
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      const double *blk = op->ops[i].val[a][b];
+      if (!blk) continue;
+      for (x = 0; x < nx; ++x) {
+        double s = 0.0;
+        for (y = 0; y < nx; ++y) s += blk[x * nx + y] * vin[b * nx + y];
+        vout[a * nx + x] += s;
+      }
+    }
+  /* back to flavours */
+  for (a = 0; a < EKOC_NB; ++a)
+    for (x = 0; x < nx; ++x) {
+      double s = 0.0;
+      for (b = 0; b < EKOC_NB; ++b) s += rinv[a][b] * vout[b * nx + x];
+      pdf_out[a * nx + x] = s;
+    }
+  free(vin);
+  ekoc_profile_store(profile, "apply", t0, ekoc_profile_now_ns(profile));
+  return EKOC_OK;
+}

@@ -1,0 +1,111 @@
+/* adaptive.c: the adaptive driver, one GSL QAGS integral per operator entry
+ * (as eko does with scipy.integrate.quad), threads over target points. */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "quad/interp.h"
+#include "quad/job.h"
+#include "quad/workspace.h"
+#include "status.h"
+
+/* First fatal error of a parallel region, carried back to the calling thread
+ * (ekoc_last_error is thread-local). */
+typedef struct fatal_error {
+  int status;
+  char message[256];
+} fatal_error;
+
+static void fatal_record(fatal_error *f, int status) {
+#pragma omp critical(ekoc_fatal)
+  {
+    if (f->status == EKOC_OK) {
+      f->status = status;
+      snprintf(f->message, sizeof f->message, "%s", ekoc_last_error());
+    }
+  }
+}
+
+/* Fills the entries of row k with eko's corner conventions applied. */
+static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t k, ekoc_quad_workspace *ws,
+                        size_t *n_failed) {
+  const ekoc_interp *in = job->interp;
+  size_t nx = in->n, j;
+  int32_t f, e;
+  double logx = in->logx[k];
+  for (e = 0; e < job->n_elements; ++e) {
+    const ekoc_quad_element *el = &job->elements[e];
+    for (j = 0; j < nx; ++j) {
+      el->value[k * nx + j] = 0.0;
+      el->error[k * nx + j] = 0.0;
+      if (el->failed) el->failed[k * nx + j] = 0;
+    }
+    if (k == nx - 1) el->value[k * nx + k] = el->diagonal ? 1.0 : 0.0;
+  }
+  if (logx == 0.0) return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
+  /* family outermost: all basis functions and elements of one family share
+   * the inversion nodes, so the workspace cache serves them */
+  for (f = 0; f < job->n_families; ++f) {
+    for (j = 0; j < nx; ++j) {
+      const double *areas = in->area + in->area_offset[j] * EKOC_AREA_STRIDE(in->degree);
+      size_t n_areas = in->area_offset[j + 1] - in->area_offset[j];
+      if (k == nx - 1 && j == nx - 1) continue;
+      if (!ekoc_basis_is_active(areas, n_areas, in->degree, logx)) continue;
+      for (e = 0; e < job->n_elements; ++e) {
+        const ekoc_quad_element *el = &job->elements[e];
+        ekoc_kernel_args args;
+        double v, err;
+        int rc;
+        if (el->family != f) continue;
+        memset(&args, 0, sizeof args);
+        args.nspace = job->family[f];
+        args.element = el->element;
+        args.degree = in->degree;
+        args.logx = logx;
+        args.areas = areas;
+        args.n_areas = n_areas;
+        args.workspace = ws;
+        rc = ekoc_quad_integrate(&args, s->cut, s->epsabs, s->epsrel, s->limit, &v, &err);
+        el->value[k * nx + j] = v;
+        el->error[k * nx + j] = err;
+        if (rc == EKOC_ERR_INTEGRATION) {
+          if (el->failed) el->failed[k * nx + j] = 1;
+          ++*n_failed;
+        } else if (rc != EKOC_OK) {
+          return rc;
+        }
+      }
+    }
+  }
+  return EKOC_OK;
+}
+
+int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
+  fatal_error fatal;
+  size_t failed_total = 0;
+  long nx = (long)job->interp->n;
+  int n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
+  fatal.status = EKOC_OK;
+  fatal.message[0] = '\0';
+  ekoc_init();
+#pragma omp parallel num_threads(n_threads) reduction(+ : failed_total)
+  {
+    ekoc_quad_workspace *ws = NULL;
+    int rc = ekoc_quad_workspace_alloc(s->limit, &ws);
+    long k;
+    if (rc != EKOC_OK) fatal_record(&fatal, rc);
+#pragma omp for schedule(dynamic, 1)
+    for (k = 0; k < nx; ++k) {
+      int stop;
+#pragma omp atomic read
+      stop = fatal.status;
+      if (stop != EKOC_OK || !ws) continue;
+      rc = adaptive_row(job, s, (size_t)k, ws, &failed_total);
+      if (rc != EKOC_OK) fatal_record(&fatal, rc);
+    }
+    ekoc_quad_workspace_free(ws);
+  }
+  if (fatal.status != EKOC_OK) return ekoc_error(fatal.status, "%s", fatal.message);
+  *n_failed = failed_total;
+  return EKOC_OK;
+}

@@ -1,0 +1,58 @@
+/* job.h (private): a set of operator elements inverted on one x grid, the
+ * unit of work of the quadrature drivers (adaptive GSL and fixed-node batch).
+ *
+ * A job holds one or two N-space families (non-singlet and singlet, which use
+ * different inversion paths) and the elements to integrate. For every element
+ * the driver fills an nx*nx matrix, row-major [k][j] = (target x_k, basis j),
+ * with eko's conventions: the row of x_k = 1 vanishes, and its corner
+ * (k = j = nx-1) keeps the initial value (1 on diagonal elements, else 0).
+ */
+#ifndef EKOC_QUAD_JOB_H
+#define EKOC_QUAD_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ekoc.h"
+
+struct ekoc_interp;
+
+#define EKOC_JOB_MAX_ELEMENTS 13
+
+typedef struct ekoc_quad_element {
+  int32_t family;  /* index into ekoc_quad_job.family */
+  int32_t element; /* index inside the family */
+  int32_t diagonal; /* initial value 1 at the (x=1, x=1) corner */
+  double *value;   /* nx*nx, written by the driver */
+  double *error;   /* nx*nx, written by the driver */
+  uint8_t *failed; /* nx*nx flags set where the quadrature missed its tolerance, or NULL */
+} ekoc_quad_element;
+
+typedef struct ekoc_quad_job {
+  const struct ekoc_interp *interp;
+  int32_t n_families;
+  ekoc_nspace_config family[2];
+  int32_t n_elements;
+  ekoc_quad_element elements[EKOC_JOB_MAX_ELEMENTS];
+} ekoc_quad_job;
+
+/* Driver settings (eko's defaults: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05). */
+typedef struct ekoc_quad_settings {
+  double epsabs, epsrel, cut;
+  size_t limit;
+  int32_t n_threads;     /* 0: OpenMP's default */
+  int32_t batch_panels;  /* batch driver: Gauss-Legendre panels on [0.5, 1-cut] */
+  int32_t batch_points;  /* batch driver: nodes per panel */
+} ekoc_quad_settings;
+
+/* The adaptive driver: one GSL QAGS integral per (k, j, element), threads over
+ * k with one workspace each. Elements whose integral misses the tolerance are
+ * flagged and counted in *n_failed (their estimate is still stored). Returns
+ * EKOC_OK, or the first fatal error (bad N-space evaluation, no memory). */
+int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed);
+
+/* The batch driver: fixed Gauss-Legendre nodes per target point, every family
+ * evaluated once per node and reused for all basis functions and elements. */
+int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed);
+
+#endif

@@ -1,0 +1,27 @@
+/* workspace.h (private): layout of the per-thread quadrature workspace. */
+#ifndef EKOC_QUAD_WORKSPACE_H
+#define EKOC_QUAD_WORKSPACE_H
+
+#include <gsl/gsl_integration.h>
+
+#include "ad/nspace.h"
+
+/* Direct-mapped cache of N-space family values; a power of two. The adaptive
+ * driver visits far fewer distinct nodes per target point than this. */
+#define EKOC_NSPACE_CACHE_SIZE 1024
+
+typedef struct ekoc_nspace_cache_entry {
+  int32_t valid;
+  double u, logx;          /* node and inversion point */
+  ekoc_nspace_config cfg;  /* the family (compared bytewise) */
+  ekoc_complex values[EKOC_NSPACE_MAX_ELEMENTS];
+} ekoc_nspace_cache_entry;
+
+struct ekoc_quad_workspace {
+  gsl_integration_workspace *gsl;
+  size_t limit;
+  uint64_t hits, misses;
+  ekoc_nspace_cache_entry cache[EKOC_NSPACE_CACHE_SIZE];
+};
+
+#endif
