@@ -705,6 +705,7 @@ static void test_mellin_vs_quadrature(void **state) {
  * points for every target node, between nodes, below the grid and at x = 1. */
 static void test_mellin_all(void **state) {
   int d;
+  size_t not_bitwise = 0;
   (void)state;
   for (d = 1; d <= 5; ++d) {
     ekoc_interp *ip = make_lambert_basis(60, 1e-7, d);
@@ -714,8 +715,8 @@ static void test_mellin_all(void **state) {
       double logx;
       if (k < 60) logx = ip->logx[k];
       else if (k < 119) logx = 0.5 * (ip->logx[k - 60] + ip->logx[k - 59]);
-      else if (k < 180) logx = ip->logx[k - 119] + 1e-15 * (k % 2 ? 1 : -1); /* within eko's tolerance */
-      else logx = ip->logx[0] - 1.0;
+      else if (k < 179) logx = ip->logx[k - 119] + 1e-15 * (k % 2 ? 1 : -1); /* within eko's tolerance */
+      else logx = ip->logx[0] - (k == 179 ? 1.0 : 1e-3);
       for (it = 0; it < 4; ++it) {
         static const double ts[4] = {0.5, 0.55, 0.7, 0.95};
         ekoc_complex n, dn;
@@ -727,6 +728,7 @@ static void test_mellin_all(void **state) {
           ekoc_complex one = ekoc_basis_mellin(areas, na, d, n, logx);
           int active = ekoc_basis_is_active(areas, na, d, logx);
           if (!(all[j].re == one.re && all[j].im == one.im)) {
+            ++not_bitwise;
             assert_close(all[j].re, one.re, 1e-14, 1e-300);
             assert_close(all[j].im, one.im, 1e-14, 1e-300);
           }
@@ -739,6 +741,7 @@ static void test_mellin_all(void **state) {
     }
     ekoc_interp_free(ip);
   }
+  if (verbose()) print_message("mellin_all: %zu values not bitwise equal to ekoc_basis_mellin\n", not_bitwise);
 }
 
 /* ---- inversion with E(N) = 1 ------------------------------------------------------------ */

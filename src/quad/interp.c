@@ -130,7 +130,8 @@ int ekoc_interp_alloc(const double *x, size_t n, int32_t degree, ekoc_interp **o
     for (i = 0; i + 1 < n; ++i) {
       size_t kmin = ekoc_interp_block_kmin(i, n, degree);
       double *r;
-      if (j < kmin || j > kmin + (size_t)degree) continue;
+      if (kmin > j) break; /* kmin is non-decreasing in i */
+      if (j > kmin + (size_t)degree) continue;
       r = ip->area + rec * stride;
       r[0] = ip->logx[i];
       r[1] = ip->logx[i + 1];
