@@ -111,5 +111,6 @@ enum {
 #include "ekoc/kernel.h" /* per-point Mellin-inversion kernel, N-space families, quad workspace */
 #include "ekoc/profile.h" /* node timer */
 #include "ekoc/operator.h" /* theory, request, compute, operators */
+#include "ekoc/couplings.h" /* strong coupling a_s with heavy-quark thresholds */
 
 #endif /* EKOC_H */

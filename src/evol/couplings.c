@@ -1,0 +1,322 @@
+/* couplings.c: the strong coupling a_s = alpha_s/(4 pi) with heavy-quark
+ * thresholds, as eko's Couplings (PHYSICS.md §2; eko src/eko/couplings.py,
+ * src/eko/matchings.py). Written from the formulas; the numbers (matching
+ * coefficients, eko's tolerances) are facts carried over from those files. */
+#include "evol/couplings.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "ad/beta.h"
+#include "status.h"
+
+struct ekoc_couplings {
+  ekoc_couplings_config cfg; /* validated copy */
+  double a_ref;              /* alphas_ref / (4 pi) */
+  double ratio[3];           /* eko's thresholds_ratios: k_h^2 * rho */
+  double log_ratio[3];       /* L_h = ln(ratio[h]) */
+  double wall[3];            /* matching scales m_h^2 * ratio[h]; +inf above max_nf */
+};
+
+static const char *const quark_name[3] = {"charm", "bottom", "top"};
+
+/* ---- fixed-nf running ------------------------------------------------------ */
+
+/* b_1, b_2 of the exact RGE in y = 1/a: dy/dt = 1 + b1/y + b2/y^2. */
+typedef struct rge_coeffs {
+  double b1, b2;
+} rge_coeffs;
+
+static inline double rge_rhs(const rge_coeffs *r, double y) { return 1.0 + (r->b1 + r->b2 / y) / y; }
+
+/* Dormand-Prince 5(4) (J. R. Dormand, P. J. Prince, J. Comput. Appl. Math. 6
+ * (1980) 19), local extrapolation, FSAL, on the autonomous scalar equation
+ * for y = 1/a from t = 0 to t = t_end. y is nearly linear in t (exactly so at
+ * LO), so few steps are needed.
+ * Returns 0 and writes *y_out, or -1 if y reaches 0 (Landau pole), turns
+ * non-finite, or the step count runs out. */
+static int rge_integrate(const rge_coeffs *r, double y0, double t_end, double *y_out) {
+  static const double c21 = 1.0 / 5.0;
+  static const double c31 = 3.0 / 40.0, c32 = 9.0 / 40.0;
+  static const double c41 = 44.0 / 45.0, c42 = -56.0 / 15.0, c43 = 32.0 / 9.0;
+  static const double c51 = 19372.0 / 6561.0, c52 = -25360.0 / 2187.0, c53 = 64448.0 / 6561.0,
+                      c54 = -212.0 / 729.0;
+  static const double c61 = 9017.0 / 3168.0, c62 = -355.0 / 33.0, c63 = 46732.0 / 5247.0,
+                      c64 = 49.0 / 176.0, c65 = -5103.0 / 18656.0;
+  static const double b1 = 35.0 / 384.0, b3 = 500.0 / 1113.0, b4 = 125.0 / 192.0,
+                      b5 = -2187.0 / 6784.0, b6 = 11.0 / 84.0;
+  /* 5th minus 4th order weights */
+  static const double e1 = 71.0 / 57600.0, e3 = -71.0 / 16695.0, e4 = 71.0 / 1920.0,
+                      e5 = -17253.0 / 339200.0, e6 = 22.0 / 525.0, e7 = -1.0 / 40.0;
+  const double rtol = 1e-14; /* per step; global error <~ 3e-14 relative vs 30-digit mpmath, ~150 steps
+                               for 1 <- 8315 GeV^2 at NNLO (tests/test_couplings.c) */
+  const int max_steps = 20000;
+
+  double t = 0.0, y = y0;
+  double h = t_end; /* try it in one step; the controller shrinks it */
+  double k1 = rge_rhs(r, y);
+  for (int step = 0; step < max_steps; ++step) {
+    double rest = t_end - t;
+    if (rest == 0.0) break;
+    if (fabs(h) >= fabs(rest)) h = rest;
+    double k2 = rge_rhs(r, y + h * (c21 * k1));
+    double k3 = rge_rhs(r, y + h * (c31 * k1 + c32 * k2));
+    double k4 = rge_rhs(r, y + h * (c41 * k1 + c42 * k2 + c43 * k3));
+    double k5 = rge_rhs(r, y + h * (c51 * k1 + c52 * k2 + c53 * k3 + c54 * k4));
+    double k6 = rge_rhs(r, y + h * (c61 * k1 + c62 * k2 + c63 * k3 + c64 * k4 + c65 * k5));
+    double y_new = y + h * (b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6);
+    double k7 = rge_rhs(r, y_new);
+    double err = fabs(h * (e1 * k1 + e3 * k3 + e4 * k4 + e5 * k5 + e6 * k6 + e7 * k7));
+    double scale = rtol * fmax(fabs(y), fabs(y_new));
+    int bad = !(isfinite(y_new) && y_new > 0.0 && isfinite(k7) && isfinite(err));
+    double ratio = bad ? 1e300 : err / scale;
+    if (ratio <= 1.0) { /* accept */
+      t = (h == rest) ? t_end : t + h;
+      y = y_new;
+      k1 = k7;
+    }
+    /* standard controller: safety 0.9, growth in [0.2, 5] */
+    double fac = (ratio == 0.0) ? 5.0 : 0.9 * pow(ratio, -0.2);
+    fac = fmin(5.0, fmax(0.2, fac));
+    h *= fac;
+    if (fabs(h) < 1e-14 * fabs(t_end)) return -1;
+  }
+  if (t != t_end || !(y > 0.0) || !isfinite(y)) return -1;
+  *y_out = y;
+  return 0;
+}
+
+int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, double mu2_from,
+                       double mu2_to, double *a_out) {
+  if (!a_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_run: a_out is NULL");
+  if (order < 1 || order > 3)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_run: order = %d, want 1..3", (int)order);
+  if (mode != EKOC_COUPLING_EXACT && mode != EKOC_COUPLING_EXPANDED)
+    return ekoc_error(EKOC_ERR_INVALID_MODE, "ekoc_couplings_run: mode = %d, want EKOC_COUPLING_EXACT (0) or "
+                      "EKOC_COUPLING_EXPANDED (1)", (int)mode);
+  if (nf < 3 || nf > 6)
+    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_run: nf = %d, want 3..6", (int)nf);
+  if (!(isfinite(a0) && a0 > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_run: a0 = %g, want finite and > 0", a0);
+  if (!(isfinite(mu2_from) && mu2_from > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_run: mu2_from = %g, want finite and > 0", mu2_from);
+  if (!(isfinite(mu2_to) && mu2_to > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_run: mu2_to = %g, want finite and > 0", mu2_to);
+
+  double beta[4];
+  ekoc_beta_coefficients(nf, beta);
+  const double beta0 = beta[0];
+  const double b1 = beta[1] / beta0, b2 = beta[2] / beta0;
+  const double lmu = log(mu2_to / mu2_from);
+  /* eko's exact_lo; also the first piece of the expanded solutions */
+  const double den = 1.0 + beta0 * a0 * lmu;
+  double a = NAN;
+  if (den <= 0.0) {
+    a = NAN; /* beyond the Landau pole of the LO solution */
+  } else if (order == 1) {
+    a = a0 / den;
+  } else if (mode == EKOC_COUPLING_EXPANDED) {
+    /* eko's expanded_nlo / expanded_nnlo (APFEL's NNLO), PHYSICS.md §2.2 */
+    const double a_lo = a0 / den;
+    const double a_nlo = a_lo * (1 - b1 * a_lo * log(den));
+    if (order == 2) {
+      a = a_nlo;
+    } else if (a_nlo > 0.0) {
+      a = a_lo * (1.0 + a_lo * (a_lo - a0) * (b2 - b1 * b1) + a_nlo * b1 * log(a_nlo / a0));
+    }
+  } else {
+    /* exact: da/dt = -a^2 (1 + b1 a [+ b2 a^2]) with t = beta0 lmu, solved for
+     * y = 1/a, dy/dt = 1 + b1/y + b2/y^2 (the same ODE; eko: scipy Radau) */
+    rge_coeffs r;
+    r.b1 = b1;
+    r.b2 = (order >= 3) ? b2 : 0.0;
+    double y;
+    if (rge_integrate(&r, 1.0 / a0, beta0 * lmu, &y) == 0) a = 1.0 / y;
+  }
+  if (!(isfinite(a) && a > 0.0))
+    return ekoc_error(EKOC_ERR_NUMERICAL,
+                      "ekoc_couplings_run: a_s^(nf=%d) from a0 = %g at mu2 = %g to mu2 = %g crosses the "
+                      "Landau pole (order %d, %s)",
+                      (int)nf, a0, mu2_from, mu2_to, (int)order,
+                      mode == EKOC_COUPLING_EXACT ? "exact" : "expanded");
+  *a_out = a;
+  return EKOC_OK;
+}
+
+/* ---- decoupling --------------------------------------------------------------- */
+
+double ekoc_couplings_matching_factor(int32_t order, int up, double a, double L) {
+  /* [PEG] eq. 2.43, pole masses (eko compute_matching_coeffs_up, T_R = 1/2) */
+  const double c11 = 4.0 / 3.0 * EKOC_TR, c20 = 14.0 / 3.0, c21 = 38.0 / 3.0, c22 = 4.0 / 9.0;
+  double c[3][3] = {{0.0, 0.0, 0.0}, {0.0, c11, 0.0}, {c20, c21, c22}};
+  if (!up) { /* the perturbative inverse (eko invert_matching_coeffs) */
+    c[1][1] = -c11;
+    c[2][0] = -c20;
+    c[2][1] = -c21;
+    c[2][2] = 2.0 * c11 * c11 - c22;
+  }
+  int n_max = (order >= 1 && order <= 3) ? order - 1 : 2;
+  /* same summation order and powers as eko, so the rounding agrees */
+  double fact = 1.0;
+  for (int n = 1; n <= n_max; ++n)
+    for (int l = 0; l <= n; ++l) fact += pow(a, (double)n) * pow(L, (double)l) * c[n][l];
+  return fact;
+}
+
+/* ---- the object ------------------------------------------------------------------ */
+
+void ekoc_couplings_config_default(ekoc_couplings_config *cfg) {
+  if (!cfg) return;
+  cfg->order = 3;
+  cfg->mode = EKOC_COUPLING_EXACT;
+  cfg->alphas_ref = 0.35;
+  cfg->mu2_ref = 2.0;
+  cfg->nf_ref = 3;
+  cfg->masses2[0] = 2.0;
+  cfg->masses2[1] = 20.25;
+  cfg->masses2[2] = 30625.0;
+  for (int h = 0; h < 3; ++h) cfg->thresholds_ratio2[h] = 1.0;
+  cfg->threshold_shift = 1.0;
+  cfg->max_nf = 6;
+}
+
+size_t ekoc_couplings_config_sizeof(void) { return sizeof(ekoc_couplings_config); }
+
+int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
+  if (!cfg) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_new: cfg is NULL");
+  if (!out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_new: out is NULL");
+  if (cfg->order < 1 || cfg->order > 3)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_new: order = %d, want 1 (LO) .. 3 (NNLO)",
+                      (int)cfg->order);
+  if (cfg->mode != EKOC_COUPLING_EXACT && cfg->mode != EKOC_COUPLING_EXPANDED)
+    return ekoc_error(EKOC_ERR_INVALID_MODE,
+                      "ekoc_couplings_new: mode = %d, want EKOC_COUPLING_EXACT (0) or EKOC_COUPLING_EXPANDED (1)",
+                      (int)cfg->mode);
+  if (!(isfinite(cfg->alphas_ref) && cfg->alphas_ref > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_new: alphas_ref = %g, want finite and > 0",
+                      cfg->alphas_ref);
+  if (!(isfinite(cfg->mu2_ref) && cfg->mu2_ref > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_new: mu2_ref = %g, want finite and > 0",
+                      cfg->mu2_ref);
+  if (cfg->max_nf < 3 || cfg->max_nf > 6)
+    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_new: max_nf = %d, want 3..6", (int)cfg->max_nf);
+  if (cfg->nf_ref < 3 || cfg->nf_ref > cfg->max_nf)
+    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_new: nf_ref = %d, want 3..max_nf (%d)",
+                      (int)cfg->nf_ref, (int)cfg->max_nf);
+  if (!(isfinite(cfg->threshold_shift) && cfg->threshold_shift > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_new: threshold_shift = %g, want finite and > 0",
+                      cfg->threshold_shift);
+  for (int h = 0; h < 3; ++h) {
+    double m2 = cfg->masses2[h], k2 = cfg->thresholds_ratio2[h];
+    if (!(isfinite(m2) && m2 > 0.0))
+      return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS,
+                        "ekoc_couplings_new: masses2[%d] (%s) = %g, want finite and > 0", h, quark_name[h], m2);
+    if (h > 0 && !(m2 >= cfg->masses2[h - 1]))
+      return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS,
+                        "ekoc_couplings_new: masses2[%d] (%s) = %g is below masses2[%d] = %g, want ascending",
+                        h, quark_name[h], m2, h - 1, cfg->masses2[h - 1]);
+    if (!(k2 >= 0.0)) /* also NaN */
+      return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS,
+                        "ekoc_couplings_new: thresholds_ratio2[%d] (%s) = %g, want >= 0 (INFINITY allowed)", h,
+                        quark_name[h], k2);
+  }
+
+  ekoc_couplings tmp;
+  tmp.cfg = *cfg;
+  tmp.a_ref = cfg->alphas_ref / 4.0 / EKOC_PI; /* same rounding as eko */
+  for (int h = 0; h < 3; ++h) {
+    /* eko: thresholds_ratios = k^2 * xif^2, matching scales = m^2 * thresholds_ratios */
+    tmp.ratio[h] = cfg->thresholds_ratio2[h] * cfg->threshold_shift;
+    tmp.log_ratio[h] = log(tmp.ratio[h]);
+    tmp.wall[h] = (h + 4 <= cfg->max_nf) ? cfg->masses2[h] * tmp.ratio[h] : INFINITY;
+  }
+  for (int h = 1; h < 3; ++h)
+    if (!(tmp.wall[h] >= tmp.wall[h - 1]))
+      return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS,
+                        "ekoc_couplings_new: the %s matching scale %g lies below the %s one %g (matching scales "
+                        "rho k_h^2 m_h^2 must be non-decreasing)",
+                        quark_name[h], tmp.wall[h], quark_name[h - 1], tmp.wall[h - 1]);
+
+  ekoc_couplings *c = (ekoc_couplings *)malloc(sizeof *c);
+  if (!c) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_couplings_new: out of memory (%zu bytes)", sizeof *c);
+  *c = tmp;
+  *out = c;
+  return EKOC_OK;
+}
+
+void ekoc_couplings_free(ekoc_couplings *c) { free(c); }
+
+/* eko's nf_default: 3 + #{walls <= mu2} (np.digitize on [0, walls..., inf]). */
+static int32_t natural_nf(const ekoc_couplings *c, double mu2) {
+  int32_t nf = 3;
+  for (int h = 0; h < 3; ++h)
+    if (c->wall[h] <= mu2) nf = (int32_t)(4 + h);
+  return nf;
+}
+
+int ekoc_couplings_nf_at(const ekoc_couplings *c, double mu2, int32_t *nf_out) {
+  if (!c) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_nf_at: c is NULL");
+  if (!nf_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_nf_at: nf_out is NULL");
+  if (!(isfinite(mu2) && mu2 > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_nf_at: mu2 = %g, want finite and > 0", mu2);
+  *nf_out = natural_nf(c, mu2);
+  return EKOC_OK;
+}
+
+int ekoc_couplings_matching_scales(const ekoc_couplings *c, double mu2_thr[3]) {
+  if (!c) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_matching_scales: c is NULL");
+  if (!mu2_thr) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_matching_scales: mu2_thr is NULL");
+  for (int h = 0; h < 3; ++h) mu2_thr[h] = c->wall[h];
+  return EKOC_OK;
+}
+
+/* eko's np.isclose(origin, target) (rtol 1e-5, atol 1e-8): such a segment is
+ * not run, only its matching is applied (Couplings.a). */
+static int segment_is_short(double origin, double target) {
+  return fabs(origin - target) <= 1e-8 + 1e-5 * fabs(target);
+}
+
+static int run_segment(const ekoc_couplings *c, int32_t nf, double a, double from, double to, double *a_out) {
+  if (segment_is_short(from, to)) {
+    *a_out = a;
+    return EKOC_OK;
+  }
+  return ekoc_couplings_run(c->cfg.order, c->cfg.mode, nf, a, from, to, a_out);
+}
+
+int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out) {
+  if (!c) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a_s: c is NULL");
+  if (!a_s_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a_s: a_s_out is NULL");
+  if (!(isfinite(mu2) && mu2 > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_a_s: mu2 = %g, want finite and > 0", mu2);
+  if (nf_to < 0) nf_to = natural_nf(c, mu2);
+  if (nf_to < 3 || nf_to > c->cfg.max_nf)
+    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_a_s: nf_to = %d, want 3..max_nf (%d) or < 0 (natural)",
+                      (int)nf_to, (int)c->cfg.max_nf);
+
+  /* eko's Atlas.path: cross the walls between nf_ref and nf_to in order */
+  double a = c->a_ref, scale = c->cfg.mu2_ref;
+  int32_t nf = c->cfg.nf_ref;
+  while (nf != nf_to) {
+    const int up = nf_to > nf;
+    const int h = up ? nf - 3 : nf - 4; /* the heavy quark whose threshold is crossed */
+    const double wall = c->wall[h];
+    if (!(wall > 0.0 && isfinite(wall)))
+      return ekoc_error(EKOC_ERR_INVALID_NF,
+                        "ekoc_couplings_a_s: nf_to = %d is unreachable from nf_ref = %d: the %s matching scale "
+                        "is %g",
+                        (int)nf_to, (int)c->cfg.nf_ref, quark_name[h], wall);
+    int rc = run_segment(c, nf, a, scale, wall, &a);
+    if (rc != EKOC_OK) return rc;
+    a *= ekoc_couplings_matching_factor(c->cfg.order, up, a, c->log_ratio[h]);
+    scale = wall;
+    nf += up ? 1 : -1;
+  }
+  int rc = run_segment(c, nf, a, scale, mu2, &a);
+  if (rc != EKOC_OK) return rc;
+  if (!(isfinite(a) && a > 0.0))
+    return ekoc_error(EKOC_ERR_NUMERICAL, "ekoc_couplings_a_s: a_s^(nf=%d)(mu2 = %g) = %g is not finite and > 0",
+                      (int)nf_to, mu2, a);
+  *a_s_out = a;
+  return EKOC_OK;
+}
