@@ -114,7 +114,7 @@ def kernel_block():
                         o, method + 1, g_s[:order].copy(), a1, a0, nf, iters, (maxord, 0)
                     )
                     lines.append(
-                        f"    {{{order}, {method}, {nf}, {gset}, {iters}, {maxord}, {a0!r}, {a1!r},"
+                        f"    {{{order}, {method}, {nf}, {gset}, {iters}, {maxord}, {float(a0)!r}, {float(a1)!r},"
                         f" {{{c(complex(e_ns))}}}, {{{cmat(e_s)}}}}},"
                     )
     lines.append("};")
@@ -149,7 +149,7 @@ def sv_block():
                     v_ns = ", ".join(c(x_ns[i]) for i in range(3))
                     v_s = ", ".join(cmat(x_s[i]) for i in range(3))
                     lines.append(
-                        f"    {{{order}, {nf}, {gset}, {L!r}, {a_s!r}, {{{v_ns}}}, {{{v_s}}},"
+                        f"    {{{order}, {nf}, {gset}, {float(L)!r}, {float(a_s)!r}, {{{v_ns}}}, {{{v_s}}},"
                         f" {{{c(complex(k_ns))}}}, {{{cmat(k_s)}}}}},"
                     )
     lines.append("};")
