@@ -122,7 +122,9 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_u_sum(const ekoc_cmat2 *u, int32_t kmax, 
 
 /* perturbative-exact (fill = 1) / -expanded (fill = 0), PHYSICS.md §6.3:
  * over the same geometric steps as iterate,
- * E_k = U(a_{k+1}) E_LO(a_{k+1} <- a_k) U(a_k)^-1, K = ev_op_max_order terms. */
+ * E_k = U(a_{k+1}) E_LO(a_{k+1} <- a_k) U(a_k)^-1, K = ev_op_max_order terms.
+ * K = 1 gives U = 1, i.e. the LO kernel (eko would index past its R array
+ * for K = 1 at NNLO; K >= 2 matches eko). */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_perturbative(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma, int fill) {
   ekoc_cmat2 r[EKOC_MAX_EV_OP_MAX_ORDER + 1], u[EKOC_MAX_EV_OP_MAX_ORDER];
   int32_t kmax = cfg->ev_op_max_order, n = cfg->ev_op_iterations, k;
