@@ -36,9 +36,9 @@ fn ns_nf_part(s: &Sums, inv: &Inv) -> C64 {
 /// `eta` is +1 for ns+ (S' at N/2) and -1 for ns- (S' at (N-1)/2); `rat_a`,
 /// `rat_f` are the purely rational parts and `c_f` the coefficient of S_1/N^2
 /// in Gamma_F (40 for ns+, -24 for ns-).
-fn ns_colour_parts(s: &Sums, inv: &Inv, eta: f64, sp: &[C64; 3], rat_a: C64, rat_f: C64, c_f: f64) -> (C64, C64) {
+fn ns_colour_parts(s: &Sums, inv: &Inv, eta: f64, sp: &[C64; 3], g3: C64, rat: (C64, C64), c_f: f64) -> (C64, C64) {
     let (s1, s2) = (s.s1(), s.s2());
-    let g3 = s.g3();
+    let (rat_a, rat_f) = rat;
     let inv_n2 = inv.n * inv.n;
     let inv_nn1 = inv.n * inv.n1;
     let s2_coef = 8.0 * (inv.n - inv.n1); // 8/N - 8/(N+1)
@@ -59,6 +59,10 @@ fn ns_colour_parts(s: &Sums, inv: &Inv, eta: f64, sp: &[C64; 3], rat_a: C64, rat
 /// gamma_ns,+^(1) = C_F [C_A Gamma_A^+ + C_F Gamma_F^+ + 2 T_R nf Gamma_n]
 /// (PHYSICS.md §5.2, S'_k = S_k(N/2)). Also the ns part of gamma_qq^(1).
 pub fn gamma_nsp(s: &Sums, nf: u32) -> C64 {
+    nsp_with(s, nf, s.g3())
+}
+
+fn nsp_with(s: &Sums, nf: u32, g3: C64) -> C64 {
     let n = s.n;
     let inv = Inv::new(n);
     let d2 = inv.n * inv.n1;
@@ -66,7 +70,7 @@ pub fn gamma_nsp(s: &Sums, nf: u32) -> C64 {
     let d3 = d2 * inv.n * inv.n1;
     let rat_a = (132.0 - n * (340.0 + n * (655.0 + n * (2.0 + n) * 51.0))) * d2 / 18.0;
     let rat_f = -(8.0 + n * (32.0 + n * (40.0 + n * (3.0 + n) * (3.0 + n * n) * 3.0))) * d3 / 2.0;
-    let (ga, gf) = ns_colour_parts(s, &inv, 1.0, &s.s_half, rat_a, rat_f, 40.0);
+    let (ga, gf) = ns_colour_parts(s, &inv, 1.0, &s.s_half, g3, (rat_a, rat_f), 40.0);
     (ga * CA + gf * CF + ns_nf_part(s, &inv) * (2.0 * TR * nf as f64)) * CF
 }
 
@@ -79,7 +83,7 @@ pub fn gamma_nsm(s: &Sums, nf: u32) -> C64 {
     let d3 = d2 * d2 * d2;
     let rat_a = -(144.0 + n * (n + 1.0) * (156.0 + n * (340.0 + n * (655.0 + n * (2.0 + n) * 51.0)))) * d3 / 18.0;
     let rat_f = (24.0 - n * (-32.0 + n * (-8.0 + n * (3.0 + n) * (3.0 + n * n)) * 3.0)) * d3 / 2.0;
-    let (ga, gf) = ns_colour_parts(s, &inv, -1.0, &s.s_half_minus, rat_a, rat_f, -24.0);
+    let (ga, gf) = ns_colour_parts(s, &inv, -1.0, &s.s_half_minus, s.g3(), (rat_a, rat_f), -24.0);
     (ga * CA + gf * CF + ns_nf_part(s, &inv) * (2.0 * TR * nf as f64)) * CF
 }
 
@@ -152,7 +156,7 @@ fn gq_with(s: &Sums, nf: u32, i: &InvS) -> C64 {
     (g_a * CA + g_f * CF + g_n * (2.0 * TR * nf as f64)) * CF
 }
 
-fn gg_with(s: &Sums, nf: u32, i: &InvS) -> C64 {
+fn gg_with(s: &Sums, nf: u32, i: &InvS, g3: C64) -> C64 {
     let n = s.n;
     let s1 = s.s1();
     let sp = &s.s_half;
@@ -166,7 +170,7 @@ fn gg_with(s: &Sums, nf: u32, i: &InvS) -> C64 {
                     + n * (-1384.0
                         + n * (1663.0
                             + n * (4514.0 + n * (4744.0 + n * (3030.0 + n * (1225.0 + n * (7.0 + n) * 48.0)))))))));
-    let h_aa = s.g3() * 16.0 - num_aa * 2.0 * (m1p2 * m1p2) * nn1_3 * i.p2 / 9.0
+    let h_aa = g3 * 16.0 - num_aa * 2.0 * (m1p2 * m1p2) * nn1_3 * i.p2 / 9.0
         + s1 * (268.0 / 9.0 + (i.m1 * i.m1 + i.p1 * i.p1 - i.p2 * i.p2) * 16.0 - sp[1] * 8.0)
         + (1.0 + n + n * n) * sp[1] * nn1 * m1p2 * 16.0
         - sp[2] * 2.0
@@ -196,15 +200,17 @@ pub fn gamma_gq(s: &Sums, nf: u32) -> C64 {
 
 /// gamma_gg^(1) = C_A^2 H_AA + 2 T_R nf [C_A H_An + C_F H_Fn] (PHYSICS.md §5.2).
 pub fn gamma_gg(s: &Sums, nf: u32) -> C64 {
-    gg_with(s, nf, &InvS::new(s.n))
+    gg_with(s, nf, &InvS::new(s.n), s.g3())
 }
 
-/// The NLO singlet matrix [[qq, qg], [gq, gg]] with gamma_qq = gamma_ns,+ + gamma_ps.
+/// The NLO singlet matrix [[qq, qg], [gq, gg]] with gamma_qq = gamma_ns,+ + gamma_ps
+/// (g_3 and the reciprocals computed once).
 pub fn gamma_singlet(s: &Sums, nf: u32) -> [[C64; 2]; 2] {
     let i = InvS::new(s.n);
+    let g3 = s.g3();
     [
-        [gamma_nsp(s, nf) + ps_with(s, nf, &i), qg_with(s, nf, &i)],
-        [gq_with(s, nf, &i), gg_with(s, nf, &i)],
+        [nsp_with(s, nf, g3) + ps_with(s, nf, &i), qg_with(s, nf, &i)],
+        [gq_with(s, nf, &i), gg_with(s, nf, &i, g3)],
     ]
 }
 

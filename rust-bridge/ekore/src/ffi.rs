@@ -141,7 +141,7 @@ fn check_n(func: &str, what: Arg, n_re: f64, n_im: f64, poles: Poles) -> Result<
         return Err(fail(EKORE_ERR_DOMAIN, format_args!("{func}: {what} = ({n_re}, {n_im}) is not finite")));
     }
     let n = C64::new(n_re, n_im);
-    if n.abs() > EKORE_N_MAX {
+    if n.norm_sqr() > EKORE_N_MAX * EKORE_N_MAX {
         return Err(fail(
             EKORE_ERR_DOMAIN,
             format_args!("{func}: {what} = ({n_re}, {n_im}) has |N| > {EKORE_N_MAX:e}"),
@@ -149,7 +149,7 @@ fn check_n(func: &str, what: Arg, n_re: f64, n_im: f64, poles: Poles) -> Result<
     }
     let p = n_re.round();
     let max_pole = if poles == Poles::Singlet { 1.0 } else { 0.0 };
-    if p <= max_pole && (n - p).abs() < EKORE_POLE_DISTANCE {
+    if p <= max_pole && (n - p).norm_sqr() < EKORE_POLE_DISTANCE * EKORE_POLE_DISTANCE {
         return Err(fail(
             EKORE_ERR_DOMAIN,
             format_args!("{func}: {what} = ({n_re}, {n_im}) is on the pole N = {p}"),
