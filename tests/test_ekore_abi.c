@@ -223,6 +223,49 @@ static void test_gamma_all(void **state) {
   }
 }
 
+/* ---- OMEs ---------------------------------------------------------------------- */
+
+/* L = 0 values of PHYSICS.md §10 (N = 2) and §11.4 (N = 2.5+1.5i) and the
+ * N = 2 momentum sums; basis (g, q, H) for the singlet, (q, H) for ns. */
+static void test_ome_values(void **state) {
+  (void)state;
+  buf a, b;
+  poison(&a), poison(&b);
+  assert_int_equal(ekore_ome_singlet(2, 2.0, 0.0, 4, 0.0, a.re, a.im), EKORE_OK);
+  assert_int_equal(ekore_ome_ns(2, 2.0, 0.0, 4, 0.0, b.re, b.im), EKORE_OK);
+  /* A^(1) vanishes at L = 0 except on the intrinsic entries (column H) */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 2; j++) assert_close(a.re[3 * i + j], 0.0, 0, 1e-15);
+  assert_close(b.re[0], 0.0, 0, 1e-15);
+  const double *a2 = a.re + 9;
+  assert_close(a2[0], -9.96091, 0, 5e-6);     /* A_gg */
+  assert_close(a2[6], 9.96091, 0, 5e-6);      /* A_Hg */
+  assert_close(a2[1], 5.82716, 0, 5e-6);      /* A_gq */
+  assert_close(a2[4], -3.16049, 0, 5e-6);     /* A_qq^NS */
+  assert_close(a2[7], -2.66667, 0, 5e-6);     /* A_Hq^PS */
+  assert_close(a2[0] + a2[6], 0.0, 0, 2e-6);  /* gluon column: 1.4e-6 from g_3 */
+  assert_close(a2[1] + a2[4] + a2[7], 0.0, 0, 1e-12);
+  assert_close(b.re[4], a2[4], 1e-15, 0);     /* A_qq^NS in both blocks */
+  assert_true(a.re[18] == POISON && b.re[8] == POISON);
+  /* quark-number conservation of A_qq^NS at N = 1 */
+  assert_int_equal(ekore_ome_ns(2, 1.0, 0.0, 4, 0.0, b.re, b.im), EKORE_OK);
+  assert_close(b.re[4], 0.0, 0, 1e-14);
+
+  assert_int_equal(ekore_ome_singlet(2, 2.5, 1.5, 4, 0.0, a.re, a.im), EKORE_OK);
+  a2 = a.re + 9;
+  const double *a2i = a.im + 9;
+  assert_close(a2[4], -4.882509255, 1e-9, 0);
+  assert_close(a2i[4], -2.549452698, 1e-9, 0);
+  assert_close(a2[7], -0.09328978395, 1e-9, 0);
+  assert_close(a2i[7], 0.6385804207, 1e-9, 0);
+  assert_close(a2[1], 0.9720893162, 1e-9, 0);
+  assert_close(a2i[1], -1.730011534, 1e-9, 0);
+  assert_close(a2[0], -27.05281104, 1e-9, 0);
+  assert_close(a2i[0], -11.37714643, 1e-9, 0);
+  assert_close(a2[6], 12.40544936, 1e-9, 0);
+  assert_close(a2i[6], -1.657322357, 1e-9, 0);
+}
+
 /* ---- bad input ----------------------------------------------------------------- */
 
 static void test_bad_null(void **state) {
@@ -376,6 +419,7 @@ int main(void) {
       cmocka_unit_test(test_reference_values),
       cmocka_unit_test(test_nnlo_identities),
       cmocka_unit_test(test_gamma_all),
+      cmocka_unit_test(test_ome_values),
       cmocka_unit_test(test_bad_null),
       cmocka_unit_test(test_bad_order_mode_nf),
       cmocka_unit_test(test_bad_domain),
