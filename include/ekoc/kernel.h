@@ -61,6 +61,10 @@ int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im
 typedef struct ekoc_quad_workspace ekoc_quad_workspace;
 int ekoc_quad_workspace_alloc(size_t limit, ekoc_quad_workspace **out);
 void ekoc_quad_workspace_free(ekoc_quad_workspace *ws); /* NULL is fine */
+/* Makes room in the cache for the transforms of `nx` basis functions per
+ * node (used when ekoc_kernel_args.interp is set). Allocates; call it before
+ * the integration loop, never inside it. */
+int ekoc_quad_workspace_reserve_basis(ekoc_quad_workspace *ws, size_t nx);
 /* Cache statistics since allocation (either pointer may be NULL). */
 void ekoc_quad_workspace_stats(const ekoc_quad_workspace *ws, uint64_t *hits, uint64_t *misses);
 
@@ -72,6 +76,12 @@ typedef struct ekoc_kernel_args {
   double logx;                    /* ln x_k: the inversion point */
   const double *areas;            /* basis function j: n_areas rows of (lmin, lmax, c_0..c_degree) */
   size_t n_areas;
+  const struct ekoc_interp *interp; /* optional: the whole basis, with basis_index = j; then the
+                                     workspace caches all P_j at a node (needs
+                                     ekoc_quad_workspace_reserve_basis) */
+  int32_t basis_index;
+  double subtract;                /* constant removed from the element before inversion; its inverse,
+                                     subtract * delta_kj, is added back by the caller (0: none) */
   ekoc_quad_workspace *workspace; /* per-thread scratch, or NULL (no cache) */
   int32_t status;                 /* 0, or the error code of the first failure (then the kernel returned NaN) */
 } ekoc_kernel_args;

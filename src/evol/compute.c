@@ -448,6 +448,37 @@ static void unity_element(size_t nx, int diagonal, double *v) {
     for (i = 0; i < nx; ++i) v[i * nx + i] = 1.0;
 }
 
+/* Whether family element e is independent of N, probed at three unrelated
+ * points; then *c is its value. Matching elements whose OME terms vanish
+ * (e.g. every non-intrinsic entry at NLO with L = 0) are such constants: the
+ * inverse Mellin transform of c p_j(N) at x_k is exactly c delta_kj, while
+ * the quadrature of a non-decaying integrand would only approach it slowly. */
+static int element_constant(const ekoc_nspace_config *cfg, int e, double *c, int *rc) {
+  static const double probe[3][2] = {{2.3, 0.7}, {3.1, -2.9}, {5.7, 11.3}};
+  ekoc_complex v[3][EKOC_NSPACE_MAX_ELEMENTS];
+  int i;
+  for (i = 0; i < 3; ++i) {
+    *rc = ekoc_nspace_eval(cfg, c_make(probe[i][0], probe[i][1]), v[i]);
+    if (*rc != EKOC_OK) return 0;
+  }
+  for (i = 1; i < 3; ++i) {
+    double scale = fmax(1.0, c_abs(v[0][e]));
+    if (c_abs(c_sub(v[i][e], v[0][e])) > 1e-14 * scale) return 0;
+  }
+  if (fabs(v[0][e].im) > 1e-14 * fmax(1.0, fabs(v[0][e].re))) return 0;
+  *c = v[0][e].re;
+  return 1;
+}
+
+/* c * delta_kj with eko's conventions for the x = 1 row and the corner. */
+static void constant_element(const ekoc_interp *interp, int diagonal, double c, double *v) {
+  size_t nx = interp->n, k;
+  memset(v, 0, nx * nx * sizeof(double));
+  for (k = 0; k + 1 < nx; ++k)
+    if (interp->logx[k] != 0.0) v[k * nx + k] = c;
+  v[(nx - 1) * nx + nx - 1] = diagonal ? 1.0 : 0.0;
+}
+
 static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *rq, size_t *n_failed) {
   element_map m[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS] = {0}, *err[EKOC_JOB_MAX_ELEMENTS] = {0};
@@ -471,18 +502,30 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
     job.n_families = 2;
     job.family[0] = j->family[0];
     job.family[1] = j->family[1];
-    job.n_elements = n_el;
-    for (e = 0; e < n_el; ++e) {
-      job.elements[e].family = m[e].family;
-      job.elements[e].element = m[e].element;
-      job.elements[e].diagonal = m[e].diagonal;
-      job.elements[e].value = val[e];
-      job.elements[e].error = err[e];
-      job.elements[e].failed = NULL;
-    }
     for (e = 0; e < 2; ++e) {
       rc = ekoc_nspace_cfg_check(&job.family[e]);
       if (rc != EKOC_OK) goto done;
+    }
+    job.n_elements = 0;
+    for (e = 0; e < n_el; ++e) {
+      ekoc_quad_element *el = &job.elements[job.n_elements];
+      double c;
+      if (element_constant(&j->family[m[e].family], m[e].element, &c, &rc)) {
+        constant_element(interp, m[e].diagonal, c, val[e]);
+        continue;
+      }
+      if (rc != EKOC_OK) goto done;
+      el->family = m[e].family;
+      el->element = m[e].element;
+      el->diagonal = m[e].diagonal;
+      /* a matching is 1 + O(a_s) on its diagonal: invert only the O(a_s) part
+       * and add the identity exactly (eko inverts the 1 numerically too, up
+       * to the path cut at 1 - mellin_cut: a difference of order 1e-7) */
+      el->subtract = (j->is_matching && m[e].diagonal) ? 1.0 : 0.0;
+      el->value = val[e];
+      el->error = err[e];
+      el->failed = NULL;
+      job.n_elements++;
     }
     qs.epsabs = rq->epsabs;
     qs.epsrel = rq->epsrel;
@@ -491,7 +534,9 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
     qs.n_threads = rq->n_threads;
     qs.batch_panels = rq->batch_panels;
     qs.batch_points = rq->batch_points;
-    if (rq->backend == EKOC_BACKEND_ADAPTIVE)
+    if (job.n_elements == 0)
+      rc = EKOC_OK;
+    else if (rq->backend == EKOC_BACKEND_ADAPTIVE)
       rc = ekoc_quad_run_adaptive(&job, &qs, &failed);
     else if (rq->backend == EKOC_BACKEND_BATCH)
       rc = ekoc_quad_run_batch(&job, &qs, &failed);

@@ -64,9 +64,12 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
         args.logx = logx;
         args.areas = areas;
         args.n_areas = n_areas;
+        args.subtract = el->subtract;
+        args.interp = in;
+        args.basis_index = (int32_t)j;
         args.workspace = ws;
         rc = ekoc_quad_integrate(&args, s->cut, s->epsabs, s->epsrel, s->limit, &v, &err);
-        el->value[k * nx + j] = v;
+        el->value[k * nx + j] = v + (j == k ? el->subtract : 0.0);
         el->error[k * nx + j] = err;
         if (rc == EKOC_ERR_INTEGRATION) {
           if (el->failed) el->failed[k * nx + j] = 1;
@@ -93,7 +96,12 @@ int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s
     ekoc_quad_workspace *ws = NULL;
     int rc = ekoc_quad_workspace_alloc(s->limit, &ws);
     long k;
-    if (rc != EKOC_OK) fatal_record(&fatal, rc);
+    if (rc == EKOC_OK) rc = ekoc_quad_workspace_reserve_basis(ws, (size_t)nx);
+    if (rc != EKOC_OK) {
+      fatal_record(&fatal, rc);
+      ekoc_quad_workspace_free(ws);
+      ws = NULL;
+    }
 #pragma omp for schedule(dynamic, 1)
     for (k = 0; k < nx; ++k) {
       int stop;

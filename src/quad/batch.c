@@ -91,6 +91,11 @@ static int batch_row(const ekoc_quad_job *job, size_t k, int32_t n_nodes, const 
       rc = ekoc_nspace_eval(cfg, n, vals);
       if (rc != EKOC_OK) return rc;
       for (e = 0; e < size; ++e) sc->weighted[m * EKOC_NSPACE_MAX_ELEMENTS + e] = c_scale(c_mul(vals[e], dn), w[m] / EKOC_PI);
+      for (e = 0; e < job->n_elements; ++e)
+        if (job->elements[e].family == f && job->elements[e].subtract != 0.0) {
+          ekoc_complex *q = &sc->weighted[m * EKOC_NSPACE_MAX_ELEMENTS + job->elements[e].element];
+          *q = c_sub(*q, c_scale(dn, job->elements[e].subtract * w[m] / EKOC_PI));
+        }
       ekoc_interp_mellin_all(in, n, logx, sc->basis + (size_t)m * nx);
     }
     for (e = 0; e < job->n_elements; ++e) {
@@ -106,6 +111,7 @@ static int batch_row(const ekoc_quad_job *job, size_t k, int32_t n_nodes, const 
           ekoc_complex p = sc->basis[(size_t)m * nx + j], q = sc->weighted[m * EKOC_NSPACE_MAX_ELEMENTS + el->element];
           acc += p.re * q.im + p.im * q.re; /* Im(p q) */
         }
+        if (j == k) acc += el->subtract;
         if (!isfinite(acc))
           return ekoc_error(EKOC_ERR_NUMERICAL, "batch: non-finite entry at ln x=%g basis %zu element %d", logx, j,
                             (int)el->element);

@@ -23,6 +23,8 @@ typedef struct ekoc_quad_element {
   int32_t family;  /* index into ekoc_quad_job.family */
   int32_t element; /* index inside the family */
   int32_t diagonal; /* initial value 1 at the (x=1, x=1) corner */
+  double subtract;  /* constant taken out of the N-space element before the inversion and
+                       added back exactly as subtract * delta_kj (identity part of a matching) */
   double *value;   /* nx*nx, written by the driver */
   double *error;   /* nx*nx, written by the driver */
   uint8_t *failed; /* nx*nx flags set where the quadrature missed its tolerance, or NULL */

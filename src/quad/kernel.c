@@ -38,7 +38,24 @@ int ekoc_quad_workspace_alloc(size_t limit, ekoc_quad_workspace **out) {
 void ekoc_quad_workspace_free(ekoc_quad_workspace *ws) {
   if (!ws) return;
   gsl_integration_workspace_free(ws->gsl);
+  free(ws->basis);
   free(ws);
+}
+
+int ekoc_quad_workspace_reserve_basis(ekoc_quad_workspace *ws, size_t nx) {
+  ekoc_complex *b;
+  size_t i;
+  if (!ws) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_workspace_reserve_basis: ws is NULL");
+  if (nx < 1 || nx > 100000)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_workspace_reserve_basis: nx=%zu outside 1..100000", nx);
+  if (nx <= ws->basis_nx) return EKOC_OK;
+  b = malloc((size_t)EKOC_NSPACE_CACHE_SIZE * nx * sizeof *b);
+  if (!b) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_quad_workspace_reserve_basis: out of memory for nx=%zu", nx);
+  free(ws->basis);
+  ws->basis = b;
+  ws->basis_nx = nx;
+  for (i = 0; i < EKOC_NSPACE_CACHE_SIZE; ++i) ws->cache[i].has_basis = 0;
+  return EKOC_OK;
 }
 
 void ekoc_quad_workspace_stats(const ekoc_quad_workspace *ws, uint64_t *hits, uint64_t *misses) {
@@ -58,28 +75,19 @@ static size_t cache_slot(double u, double logx) {
   return (size_t)(a & (EKOC_NSPACE_CACHE_SIZE - 1));
 }
 
-/* The family values at node u (cached when a workspace is given). Returns
- * NULL on failure with args->status set. */
-static const ekoc_complex *family_values(ekoc_kernel_args *args, double u, ekoc_complex n,
-                                         ekoc_complex *scratch) {
-  ekoc_quad_workspace *ws = args->workspace;
-  ekoc_nspace_cache_entry *e;
+/* The cache slot for node u: path point, family values (evaluated on a
+ * miss). NULL on failure with args->status set. */
+static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_workspace *ws, double u) {
+  ekoc_nspace_cache_entry *e = &ws->cache[cache_slot(u, args->logx)];
   int rc;
-  if (!ws) {
-    rc = ekoc_nspace_eval(&args->nspace, n, scratch);
-    if (rc != EKOC_OK) {
-      args->status = rc;
-      return NULL;
-    }
-    return scratch;
-  }
-  e = &ws->cache[cache_slot(u, args->logx)];
   if (e->valid && e->u == u && e->logx == args->logx && memcmp(&e->cfg, &args->nspace, sizeof e->cfg) == 0) {
     ws->hits++;
-    return e->values;
+    return e;
   }
   ws->misses++;
-  rc = ekoc_nspace_eval(&args->nspace, n, e->values);
+  e->has_basis = 0;
+  ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
+  rc = ekoc_nspace_eval(&args->nspace, e->n, e->values);
   if (rc != EKOC_OK) {
     e->valid = 0;
     args->status = rc;
@@ -89,20 +97,49 @@ static const ekoc_complex *family_values(ekoc_kernel_args *args, double u, ekoc_
   e->u = u;
   e->logx = args->logx;
   e->cfg = args->nspace;
-  return e->values;
+  return e;
 }
 
 double ekoc_quad_kernel(double u, void *vargs) {
   ekoc_kernel_args *args = (ekoc_kernel_args *)vargs;
-  ekoc_complex n, dn, pj, scratch[EKOC_NSPACE_MAX_ELEMENTS];
-  const ekoc_complex *values;
+  ekoc_quad_workspace *ws = args->workspace;
+  ekoc_complex n, dn, pj, value, scratch[EKOC_NSPACE_MAX_ELEMENTS];
+  const struct ekoc_interp *in = args->interp;
   if (args->logx == 0.0) return 0.0; /* x = 1: eko's integrand vanishes identically */
-  ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
-  pj = ekoc_basis_mellin(args->areas, args->n_areas, args->degree, n, args->logx);
-  if (pj.re == 0.0 && pj.im == 0.0) return 0.0;
-  values = family_values(args, u, n, scratch);
-  if (!values) return NAN;
-  return ekoc_talbot_weight_re(c_mul(c_mul(pj, values[args->element]), dn));
+  if (ws && in && ws->basis_nx >= in->n) {
+    /* fast path: the node's path point, family values and all basis
+     * transforms are shared by every basis function and element integrated
+     * at this target point */
+    ekoc_nspace_cache_entry *e = cached_family(args, ws, u);
+    ekoc_complex *basis;
+    if (!e) return NAN;
+    basis = ws->basis + (size_t)(e - ws->cache) * ws->basis_nx;
+    if (!e->has_basis) {
+      ekoc_interp_mellin_all(in, e->n, args->logx, basis);
+      e->has_basis = 1;
+    }
+    pj = basis[args->basis_index];
+    if (pj.re == 0.0 && pj.im == 0.0) return 0.0;
+    value = e->values[args->element];
+    dn = e->dn;
+  } else {
+    ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
+    pj = ekoc_basis_mellin(args->areas, args->n_areas, args->degree, n, args->logx);
+    if (pj.re == 0.0 && pj.im == 0.0) return 0.0;
+    if (ws) {
+      ekoc_nspace_cache_entry *e = cached_family(args, ws, u);
+      if (!e) return NAN;
+      value = e->values[args->element];
+    } else {
+      int rc = ekoc_nspace_eval(&args->nspace, n, scratch);
+      if (rc != EKOC_OK) {
+        args->status = rc;
+        return NAN;
+      }
+      value = scratch[args->element];
+    }
+  }
+  return ekoc_talbot_weight_re(c_mul(c_mul(pj, c_add_real(value, -args->subtract)), dn));
 }
 
 int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, double epsrel, size_t limit,
@@ -111,6 +148,11 @@ int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, doubl
   double v = 0.0, e = 0.0;
   int gsl_rc, rc;
   if (!args || !value || !error) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_integrate: NULL argument");
+  if (!args->areas && !args->interp)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_integrate: args->areas and args->interp are both NULL");
+  if (args->interp && (args->basis_index < 0 || (size_t)args->basis_index >= args->interp->n))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: basis_index=%d outside 0..%zu",
+                      (int)args->basis_index, args->interp->n - 1);
   if (!args->workspace)
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_integrate: args->workspace is NULL (holds the GSL workspace)");
   if (!(cut >= 0.0 && cut < 0.5))

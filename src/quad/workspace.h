@@ -8,12 +8,14 @@
 
 /* Direct-mapped cache of N-space family values; a power of two. The adaptive
  * driver visits far fewer distinct nodes per target point than this. */
-#define EKOC_NSPACE_CACHE_SIZE 1024
+#define EKOC_NSPACE_CACHE_SIZE 4096
 
 typedef struct ekoc_nspace_cache_entry {
   int32_t valid;
+  int32_t has_basis;       /* basis[] of this slot holds P_j(N; logx) for all j */
   double u, logx;          /* node and inversion point */
   ekoc_nspace_config cfg;  /* the family (compared bytewise) */
+  ekoc_complex n, dn;      /* the path point N(u) and dN/du */
   ekoc_complex values[EKOC_NSPACE_MAX_ELEMENTS];
 } ekoc_nspace_cache_entry;
 
@@ -21,6 +23,8 @@ struct ekoc_quad_workspace {
   gsl_integration_workspace *gsl;
   size_t limit;
   uint64_t hits, misses;
+  size_t basis_nx;         /* P_j values per slot in `basis` (0: none) */
+  ekoc_complex *basis;     /* EKOC_NSPACE_CACHE_SIZE * basis_nx */
   ekoc_nspace_cache_entry cache[EKOC_NSPACE_CACHE_SIZE];
 };
 
