@@ -46,7 +46,8 @@ enum {
   EKOC_ERR_INVALID_THRESHOLDS = 15, /* masses or threshold ratios inconsistent */
   EKOC_ERR_BUFFER_TOO_SMALL = 16,  /* caller buffer shorter than required */
   EKOC_ERR_INVALID_DEGREE = 17,    /* interpolation degree < 1 or >= grid size */
-  EKOC_ERR_INVALID_ITERATIONS = 18 /* iteration or truncation count out of range */
+  EKOC_ERR_INVALID_ITERATIONS = 18, /* iteration or truncation count out of range */
+  EKOC_ERR_CANCELLED = 19          /* the progress callback asked to stop */
 };
 
 /* Static name of a status code ("EKOC_OK", ...); "EKOC_ERR_UNKNOWN" otherwise. */

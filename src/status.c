@@ -32,6 +32,7 @@ const char *ekoc_status_str(int status) {
   case EKOC_ERR_BUFFER_TOO_SMALL: return "EKOC_ERR_BUFFER_TOO_SMALL";
   case EKOC_ERR_INVALID_DEGREE: return "EKOC_ERR_INVALID_DEGREE";
   case EKOC_ERR_INVALID_ITERATIONS: return "EKOC_ERR_INVALID_ITERATIONS";
+  case EKOC_ERR_CANCELLED: return "EKOC_ERR_CANCELLED";
   default: return "EKOC_ERR_UNKNOWN";
   }
 }

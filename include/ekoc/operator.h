@@ -53,6 +53,12 @@ typedef struct ekoc_request {
   int32_t n_threads;          /* worker threads; 0: OpenMP's default */
   int32_t batch_panels;       /* batch/gpu: Gauss-Legendre panels on [0.5, 1-cut] */
   int32_t batch_points;       /* batch/gpu: nodes per panel */
+  /* Optional progress report: called (serialised, possibly from a worker
+   * thread) after each target row of each part with the rows done and the
+   * total; returning non-zero cancels the computation (ekoc_compute then
+   * returns EKOC_ERR_CANCELLED). Never called from the per-point kernel. */
+  int (*progress)(void *data, uint64_t done, uint64_t total);
+  void *progress_data;
 } ekoc_request;
 
 /* Defaults: the LHA NNLO setup (alpha_s(2 GeV^2) = 0.35 with nf_ref = 4,

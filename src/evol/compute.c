@@ -479,7 +479,8 @@ static void constant_element(const ekoc_interp *interp, int diagonal, double c, 
   v[(nx - 1) * nx + nx - 1] = diagonal ? 1.0 : 0.0;
 }
 
-static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *rq, size_t *n_failed) {
+static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *rq, ekoc_quad_progress *progress,
+                   ekoc_profile *prof, size_t *n_failed) {
   element_map m[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS] = {0}, *err[EKOC_JOB_MAX_ELEMENTS] = {0};
   size_t nx = interp->n, failed = 0;
@@ -534,6 +535,8 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
     qs.n_threads = rq->n_threads;
     qs.batch_panels = rq->batch_panels;
     qs.batch_points = rq->batch_points;
+    qs.progress = progress;
+    qs.profile = prof;
     if (job.n_elements == 0)
       rc = EKOC_OK;
     else if (rq->backend == EKOC_BACKEND_ADAPTIVE)
@@ -541,7 +544,7 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
     else if (rq->backend == EKOC_BACKEND_BATCH)
       rc = ekoc_quad_run_batch(&job, &qs, &failed);
     else
-      rc = ekoc_error(EKOC_ERR_NO_DEVICE, "request.backend=gpu: the CUDA backend is not available in this build");
+      rc = ekoc_quad_run_gpu(&job, &qs, &failed);
     if (rc != EKOC_OK) goto done;
   }
   rc = assemble_job(j, nx, m, n_el, val, err);
@@ -621,6 +624,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   ekoc_couplings_config cc;
   ekoc_interp *interp = NULL;
   ekoc_operator *op = NULL;
+  ekoc_quad_progress progress;
   size_t t, i, n_failed = 0;
   uint64_t t0;
   int rc, h;
@@ -683,11 +687,17 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   }
   stage(prof, "plan+couplings", t0);
 
+  memset(&progress, 0, sizeof progress);
+  progress.fn = rq->progress;
+  progress.data = rq->progress_data;
+  for (i = 0; i < p.n_jobs; ++i)
+    if (!p.jobs[i].unity) progress.total += rq->nx;
+
   for (i = 0; i < p.n_jobs; ++i) {
     plan_job *j = &p.jobs[i];
     char name[EKOC_PROFILE_NAME_LEN];
     uint64_t ts = ekoc_profile_now_ns(prof);
-    rc = run_job(j, interp, rq, &n_failed);
+    rc = run_job(j, interp, rq, &progress, prof, &n_failed);
     if (rc != EKOC_OK) goto fail;
     if (j->is_matching)
       snprintf(name, sizeof name, "matching nf=%d->%d at mu2=%.4g%s", (int)j->nf, (int)j->nf + 1, j->mu2_from,

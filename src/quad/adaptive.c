@@ -109,11 +109,26 @@ int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s
       stop = fatal.status;
       if (stop != EKOC_OK || !ws) continue;
       rc = adaptive_row(job, s, (size_t)k, ws, &failed_total);
+      if (rc == EKOC_OK) rc = ekoc_quad_progress_row(s->progress);
       if (rc != EKOC_OK) fatal_record(&fatal, rc);
     }
     ekoc_quad_workspace_free(ws);
   }
   if (fatal.status != EKOC_OK) return ekoc_error(fatal.status, "%s", fatal.message);
   *n_failed = failed_total;
+  return EKOC_OK;
+}
+
+int ekoc_quad_progress_row(ekoc_quad_progress *p) {
+  int rc = EKOC_OK;
+  if (!p) return EKOC_OK;
+#pragma omp critical(ekoc_progress)
+  {
+    p->done++;
+    if (!p->cancelled && p->fn && p->fn(p->data, p->done, p->total) != 0) p->cancelled = 1;
+    if (p->cancelled) rc = EKOC_ERR_CANCELLED;
+  }
+  if (rc != EKOC_OK) return ekoc_error(rc, "computation cancelled by the progress callback after %llu of %llu rows",
+                                       (unsigned long long)p->done, (unsigned long long)p->total);
   return EKOC_OK;
 }

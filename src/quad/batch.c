@@ -152,6 +152,7 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
       stop = fatal.status;
       if (stop != EKOC_OK || !sc.weighted || !sc.basis) continue;
       rck = batch_row(job, (size_t)k, n_nodes, u, w, &sc);
+      if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
       if (rck != EKOC_OK) fatal_record(&fatal, rck);
     }
     free(sc.weighted);

@@ -38,6 +38,18 @@ typedef struct ekoc_quad_job {
   ekoc_quad_element elements[EKOC_JOB_MAX_ELEMENTS];
 } ekoc_quad_job;
 
+/* Progress of a computation over all its parts (rows done / total). */
+typedef struct ekoc_quad_progress {
+  int (*fn)(void *data, uint64_t done, uint64_t total); /* may be NULL */
+  void *data;
+  uint64_t done, total;
+  int32_t cancelled;
+} ekoc_quad_progress;
+
+/* Counts one finished row; returns EKOC_ERR_CANCELLED (with a message) when
+ * the callback asks to stop. Thread-safe (serialised). */
+int ekoc_quad_progress_row(ekoc_quad_progress *p);
+
 /* Driver settings (eko's defaults: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05). */
 typedef struct ekoc_quad_settings {
   double epsabs, epsrel, cut;
@@ -45,6 +57,8 @@ typedef struct ekoc_quad_settings {
   int32_t n_threads;     /* 0: OpenMP's default */
   int32_t batch_panels;  /* batch driver: Gauss-Legendre panels on [0.5, 1-cut] */
   int32_t batch_points;  /* batch driver: nodes per panel */
+  ekoc_quad_progress *progress; /* may be NULL */
+  ekoc_profile *profile;        /* the computation's node timer, may be NULL (GPU stages record here) */
 } ekoc_quad_settings;
 
 /* The adaptive driver: one GSL QAGS integral per (k, j, element), threads over
@@ -56,5 +70,10 @@ int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s
 /* The batch driver: fixed Gauss-Legendre nodes per target point, every family
  * evaluated once per node and reused for all basis functions and elements. */
 int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed);
+
+/* The batch work on a CUDA device through libekoc_cuda.so (src/gpu). Returns
+ * EKOC_ERR_NO_DEVICE with a message saying why when the library or a device
+ * is missing. */
+int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed);
 
 #endif
