@@ -9,6 +9,7 @@
  *   M. Dittmar et al., hep-ph/0511119, section 4 (tables 14-15).
  *
  * usage: lha [--backend adaptive|batch|gpu] [--threads N] [--parts 3/1,14/2] [--quiet]
+ *            [--grid N] [--iterations N]   (eko's LHA settings: 60 and 10)
  * Prints one comparison table and one profile per part, then a summary line.
  * Exit status: 0 if every part computed, 1 if a part failed, 2 on bad usage.
  */
@@ -21,7 +22,7 @@
 #include "ekoc.h"
 #include "lha_tables.h"
 
-#define NGRID 60
+#define NGRID_MAX 400
 #define NB 14
 
 typedef struct run {
@@ -133,14 +134,18 @@ static void stats_add(stats *s, double dev, const char *where) {
   }
 }
 
-static int run_part(const run *r, int backend, int threads, int quiet, const double *grid, ekoc_interp *interp,
-                    stats *st) {
+typedef struct options {
+  int backend, threads, quiet, ngrid, iterations;
+} options;
+
+static int run_part(const run *r, const options *o, const double *grid, ekoc_interp *interp, stats *st) {
   const lha_part *ref = find_part(r->table, r->part);
   ekoc_theory th;
   ekoc_request rq;
   ekoc_operator *op = NULL;
   ekoc_profile *prof = NULL;
-  double mu2 = 1e4, pdf_in[NB * NGRID], pdf_out[NB * NGRID];
+  double mu2 = 1e4, *pdf_in, *pdf_out;
+  const int NGRID = o->ngrid, backend = o->backend, quiet = o->quiet;
   int32_t nf_target;
   int rc, j, c, xi;
   size_t i;
@@ -171,16 +176,20 @@ static int run_part(const run *r, int backend, int threads, int quiet, const dou
   rq.nx = NGRID;
   rq.degree = 4;
   rq.method = EKOC_METHOD_ITERATE_EXACT;
-  rq.ev_op_iterations = 10;
+  rq.ev_op_iterations = o->iterations;
   rq.sv_mode = r->rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
   rq.backend = backend;
-  rq.n_threads = threads;
+  rq.n_threads = o->threads;
+  pdf_in = malloc(2 * NB * NGRID * sizeof(double));
+  if (!pdf_in) return 0;
+  pdf_out = pdf_in + NB * NGRID;
 
   ekoc_profile_new(256, &prof);
   rc = ekoc_compute(&th, &rq, prof, &op);
   if (rc != EKOC_OK) {
     printf("table %d part %d: FAILED: %s: %s\n", r->table, r->part, ekoc_status_str(rc), ekoc_last_error());
     ekoc_profile_free(prof);
+    free(pdf_in);
     return 0;
   }
   for (j = 0; j < NGRID; ++j) {
@@ -193,11 +202,14 @@ static int run_part(const run *r, int backend, int threads, int quiet, const dou
     printf("table %d part %d: apply FAILED: %s\n", r->table, r->part, ekoc_last_error());
     ekoc_operator_free(op);
     ekoc_profile_free(prof);
+    free(pdf_in);
     return 0;
   }
 
-  printf("\n== table %d part %d: %s %s, mu_R^2/mu_F^2 = %g, backend %s, integration failures %zu\n", r->table,
-         r->part, r->order == 1 ? "LO" : r->order == 2 ? "NLO" : "NNLO", r->vfns ? "VFNS" : "FFNS", r->rho,
+  printf("\n== table %d part %d: %s %s, mu_R^2/mu_F^2 = %g, grid %d, iterations %d, backend %s, integration "
+         "failures %zu\n",
+         r->table, r->part, r->order == 1 ? "LO" : r->order == 2 ? "NLO" : "NNLO", r->vfns ? "VFNS" : "FFNS", r->rho,
+         o->ngrid, o->iterations,
          backend == EKOC_BACKEND_ADAPTIVE ? "adaptive" : backend == EKOC_BACKEND_BATCH ? "batch" : "gpu",
          ekoc_operator_failures(op));
   if (!quiet) printf("%-5s %-8s %14s %14s %10s %s\n", "label", "x", "ekoc", "reference", "rel.dev", "digits");
@@ -206,7 +218,7 @@ static int run_part(const run *r, int backend, int threads, int quiet, const dou
     double colmax = 0.0;
     for (xi = 0; xi < LHA_NX; ++xi) colmax = fmax(colmax, fabs(col->value[xi]));
     for (xi = 0; xi < LHA_NX; ++xi) {
-      double x = lha_print_x[xi], w[NGRID], f[NB], val, refv = col->value[xi], dev, diff;
+      double x = lha_print_x[xi], w[NGRID_MAX], f[NB], val, refv = col->value[xi], dev, diff;
       int counted, within;
       ekoc_interp_eval(interp, x, w, NGRID);
       for (i = 0; i < NB; ++i) {
@@ -239,13 +251,15 @@ static int run_part(const run *r, int backend, int threads, int quiet, const dou
   }
   ekoc_operator_free(op);
   ekoc_profile_free(prof);
+  free(pdf_in);
   return 1;
 }
 
 int main(int argc, char **argv) {
   const char *backend_name = "adaptive", *parts = NULL;
-  int backend = EKOC_BACKEND_ADAPTIVE, threads = 0, quiet = 0, i, n_parts = 0, failed = 0;
-  double grid[NGRID], t0, wall, median = 0.0;
+  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10};
+  int i, n_parts = 0, failed = 0;
+  double grid[NGRID_MAX], t0, wall, median = 0.0;
   ekoc_interp *interp = NULL;
   stats st;
   memset(&st, 0, sizeof st);
@@ -253,27 +267,39 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--backend") && i + 1 < argc)
       backend_name = argv[++i];
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-      threads = atoi(argv[++i]);
+      o.threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--grid") && i + 1 < argc)
+      o.ngrid = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+      o.iterations = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--parts") && i + 1 < argc)
       parts = argv[++i];
     else if (!strcmp(argv[i], "--quiet"))
-      quiet = 1;
+      o.quiet = 1;
     else {
-      fprintf(stderr, "usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
+              "[--iterations N]\n",
+              argv[0]);
       return 2;
     }
   }
+  if (o.ngrid < 10 || o.ngrid > NGRID_MAX || o.iterations < 1) {
+    fprintf(stderr, "lha: --grid must be in 10..%d and --iterations >= 1\n", NGRID_MAX);
+    return 2;
+  }
   if (!strcmp(backend_name, "adaptive"))
-    backend = EKOC_BACKEND_ADAPTIVE;
+    o.backend = EKOC_BACKEND_ADAPTIVE;
   else if (!strcmp(backend_name, "batch"))
-    backend = EKOC_BACKEND_BATCH;
+    o.backend = EKOC_BACKEND_BATCH;
   else if (!strcmp(backend_name, "gpu"))
-    backend = EKOC_BACKEND_GPU;
+    o.backend = EKOC_BACKEND_GPU;
   else {
     fprintf(stderr, "lha: unknown backend '%s'\n", backend_name);
     return 2;
   }
-  if (ekoc_grid_lambert(NGRID, 1e-7, grid) != EKOC_OK || ekoc_interp_alloc(grid, NGRID, 4, &interp) != EKOC_OK) {
+  if (ekoc_grid_lambert((size_t)o.ngrid, 1e-7, grid) != EKOC_OK ||
+      ekoc_interp_alloc(grid, (size_t)o.ngrid, 4, &interp) != EKOC_OK) {
     fprintf(stderr, "lha: grid setup failed: %s\n", ekoc_last_error());
     return 1;
   }
@@ -281,7 +307,7 @@ int main(int argc, char **argv) {
   for (i = 0; i < N_RUNS; ++i) {
     if (!part_selected(parts, runs[i].table, runs[i].part)) continue;
     ++n_parts;
-    if (!run_part(&runs[i], backend, threads, quiet, grid, interp, &st)) ++failed;
+    if (!run_part(&runs[i], &o, grid, interp, &st)) ++failed;
   }
   wall = now_s() - t0;
   ekoc_interp_free(interp);
