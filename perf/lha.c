@@ -276,7 +276,12 @@ int main(int argc, char **argv) {
       parts = argv[++i];
     else if (!strcmp(argv[i], "--quiet"))
       o.quiet = 1;
-    else {
+    else if (!strcmp(argv[i], "--help")) {
+      printf("usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
+             "[--iterations N]\n  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
+             argv[0]);
+      return 0;
+    } else {
       fprintf(stderr,
               "usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
               "[--iterations N]\n",
