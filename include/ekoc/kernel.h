@@ -72,7 +72,8 @@ void ekoc_quad_workspace_stats(const ekoc_quad_workspace *ws, uint64_t *hits, ui
 typedef struct ekoc_kernel_args {
   ekoc_nspace_config nspace;      /* what is inverted */
   int32_t element;                /* which element of the family */
-  int32_t degree;                 /* interpolation degree of the basis function */
+  int32_t degree;                 /* interpolation degree of the basis function, 1..EKOC_INTERP_MAX_DEGREE
+                                     (areas, degree and n_areas are ignored when interp is set) */
   double logx;                    /* ln x_k: the inversion point */
   const double *areas;            /* basis function j: n_areas rows of (lmin, lmax, c_0..c_degree) */
   size_t n_areas;
@@ -87,14 +88,21 @@ typedef struct ekoc_kernel_args {
 } ekoc_kernel_args;
 
 /* The integrand, with the plain GSL / scipy signature. Never allocates; on
- * failure sets args->status, records ekoc_last_error() and returns NaN. */
+ * failure (args NULL, element outside its family, basis_index outside the
+ * basis, no records, degree out of range, N-space evaluation failed) sets
+ * args->status, records ekoc_last_error() and returns NaN. The N-space
+ * configuration itself is validated by ekoc_quad_integrate, not here. */
 double ekoc_quad_kernel(double u, void *args);
 
 /* Integrates ekoc_quad_kernel over u in [0.5, 1 - cut] with GSL QAGS
  * (eko: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05), using the
- * workspace's GSL workspace. Writes value and error estimate even when GSL
- * reports a failure; returns EKOC_OK, EKOC_ERR_INTEGRATION (message names the
- * GSL code) or the kernel's error. */
+ * workspace's GSL workspace. Validates every argument first (as
+ * ekoc_nspace_evaluate for args->nspace; element, basis_index, degree, logx
+ * finite and <= 0, subtract finite, cut in [0, 0.5), finite tolerances not
+ * both 0, 1 <= limit <= the workspace's) and writes nothing when one is bad.
+ * Writes value and error estimate even when GSL reports a failure; returns
+ * EKOC_OK, EKOC_ERR_INTEGRATION (message names the GSL code) or the kernel's
+ * error. */
 int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, double epsrel, size_t limit,
                         double *value, double *error);
 

@@ -100,11 +100,46 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
   return e;
 }
 
+/* The memory-safety checks of the kernel's own arguments (a few integer
+ * compares, so the integrand can afford them on every call): the element
+ * inside its family, basis_index inside the basis, the records' degree inside
+ * the fixed-size buffers of ekoc_basis_mellin. EKOC_OK or an error code with
+ * the message set. */
+static int kernel_args_check(const ekoc_kernel_args *args) {
+  int size = ekoc_nspace_family_size(&args->nspace);
+  if (args->element < 0 || args->element >= size)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "kernel args: element=%d outside 0..%d of the family", (int)args->element,
+                      size - 1);
+  if (args->interp) {
+    if (args->basis_index < 0 || (size_t)args->basis_index >= args->interp->n)
+      return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "kernel args: basis_index=%d outside 0..%zu",
+                        (int)args->basis_index, args->interp->n - 1);
+    return EKOC_OK;
+  }
+  if (!args->areas) return ekoc_error(EKOC_ERR_NULL_POINTER, "kernel args: areas and interp are both NULL");
+  if (args->degree < 1 || args->degree > EKOC_INTERP_MAX_DEGREE)
+    return ekoc_error(EKOC_ERR_INVALID_DEGREE, "kernel args: degree=%d outside 1..%d", (int)args->degree,
+                      EKOC_INTERP_MAX_DEGREE);
+  return EKOC_OK;
+}
+
 double ekoc_quad_kernel(double u, void *vargs) {
   ekoc_kernel_args *args = (ekoc_kernel_args *)vargs;
-  ekoc_quad_workspace *ws = args->workspace;
+  ekoc_quad_workspace *ws;
   ekoc_complex n, dn, pj, value, scratch[EKOC_NSPACE_MAX_ELEMENTS];
-  const struct ekoc_interp *in = args->interp;
+  const struct ekoc_interp *in;
+  int rc;
+  if (!args) {
+    ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_kernel: args is NULL");
+    return NAN;
+  }
+  rc = kernel_args_check(args);
+  if (rc != EKOC_OK) {
+    args->status = rc;
+    return NAN;
+  }
+  ws = args->workspace;
+  in = args->interp;
   if (args->logx == 0.0) return 0.0; /* x = 1: eko's integrand vanishes identically */
   if (ws && in && ws->basis_nx >= in->n) {
     /* fast path: the node's path point, family values and all basis
@@ -123,15 +158,24 @@ double ekoc_quad_kernel(double u, void *vargs) {
     value = e->values[args->element];
     dn = e->dn;
   } else {
+    /* without a reserved cache, one basis function: the records given, or
+     * those of basis_index in interp (which takes precedence) */
+    const double *areas = args->areas;
+    size_t n_areas = args->n_areas;
+    int32_t degree = args->degree;
+    if (in) {
+      areas = ekoc_interp_areas(in, (size_t)args->basis_index, &n_areas);
+      degree = in->degree;
+    }
     ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
-    pj = ekoc_basis_mellin(args->areas, args->n_areas, args->degree, n, args->logx);
+    pj = ekoc_basis_mellin(areas, n_areas, degree, n, args->logx);
     if (pj.re == 0.0 && pj.im == 0.0) return 0.0;
     if (ws) {
       ekoc_nspace_cache_entry *e = cached_family(args, ws, u);
       if (!e) return NAN;
       value = e->values[args->element];
     } else {
-      int rc = ekoc_nspace_eval(&args->nspace, n, scratch);
+      rc = ekoc_nspace_eval(&args->nspace, n, scratch);
       if (rc != EKOC_OK) {
         args->status = rc;
         return NAN;
@@ -155,9 +199,18 @@ int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, doubl
                       (int)args->basis_index, args->interp->n - 1);
   if (!args->workspace)
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_integrate: args->workspace is NULL (holds the GSL workspace)");
+  rc = ekoc_nspace_cfg_check(&args->nspace);
+  if (rc != EKOC_OK) return rc;
+  rc = kernel_args_check(args);
+  if (rc != EKOC_OK) return rc;
+  if (!isfinite(args->logx) || args->logx > 0.0)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: logx=%g must be finite and <= 0", args->logx);
+  if (!isfinite(args->subtract))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: subtract=%g is not finite", args->subtract);
   if (!(cut >= 0.0 && cut < 0.5))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: cut=%g outside [0, 0.5)", cut);
-  if (!(epsabs >= 0.0) || !(epsrel >= 0.0) || (epsabs == 0.0 && epsrel == 0.0))
+  if (!(epsabs >= 0.0) || !(epsrel >= 0.0) || !isfinite(epsabs) || !isfinite(epsrel) ||
+      (epsabs == 0.0 && epsrel == 0.0))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: tolerances epsabs=%g epsrel=%g invalid",
                       epsabs, epsrel);
   if (limit < 1 || limit > args->workspace->limit)
