@@ -87,6 +87,10 @@ typedef struct ekoc_kernel_args {
   int32_t status;                 /* 0, or the error code of the first failure (then the kernel returned NaN) */
 } ekoc_kernel_args;
 
+/* sizeof the mirrored structs (bindings compare them with their own layout). */
+size_t ekoc_nspace_config_sizeof(void);
+size_t ekoc_kernel_args_sizeof(void);
+
 /* The integrand, with the plain GSL / scipy signature. Never allocates; on
  * failure (args NULL, element outside its family, basis_index outside the
  * basis, no records, degree out of range, N-space evaluation failed) sets

@@ -254,3 +254,6 @@ int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im
   }
   return EKOC_OK;
 }
+
+size_t ekoc_nspace_config_sizeof(void) { return sizeof(ekoc_nspace_config); }
+size_t ekoc_kernel_args_sizeof(void) { return sizeof(ekoc_kernel_args); }
