@@ -112,6 +112,13 @@ int ekoc_interp_alloc(const double *x, size_t n, int32_t degree, ekoc_interp **o
   for (i = 0; i < n; ++i) {
     ip->x[i] = x[i];
     ip->logx[i] = log(x[i]);
+    /* the basis lives in ln x: neighbours one ulp apart can share a logarithm */
+    if (i > 0 && !(ip->logx[i] > ip->logx[i - 1])) {
+      ekoc_interp_free(ip);
+      return ekoc_error(EKOC_ERR_INVALID_GRID,
+                        "ekoc_interp_alloc: x[%zu] = %.17g and x[%zu] = %.17g have the same ln x in double precision",
+                        i - 1, x[i - 1], i, x[i]);
+    }
   }
   /* count the areas of every basis function: area i belongs to the basis
    * functions kmin(i)..kmin(i)+degree */
