@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,6 +189,20 @@ static void test_interp_alloc(void **state) {
     double big[EKOC_INTERP_MAX_DEGREE + 5];
     for (k = 0; k < EKOC_INTERP_MAX_DEGREE + 5; ++k) big[k] = pow(10.0, -5.0 + 5.0 * (double)k / (EKOC_INTERP_MAX_DEGREE + 4));
     INTERP_FAILS(big, EKOC_INTERP_MAX_DEGREE + 5, EKOC_INTERP_MAX_DEGREE + 1, EKOC_ERR_INVALID_DEGREE, "degree = 16", NULL);
+  }
+  /* fuzz_interp finding: points one ulp apart share ln x (or give Lagrange
+   * coefficients that overflow); the basis used to come back with NaN weights */
+  {
+    double u[5] = {1e-5, 1e-4, 1e-3, 0.0, 0.5};
+    u[3] = nextafter(1e-3, 1.0);
+    assert_true(log(u[3]) == log(u[2]));
+    INTERP_FAILS(u, 5, 1, EKOC_ERR_INVALID_GRID, "x[2] = 0.001", "same ln x");
+    /* near x = 1 ln x is x - 1 and keeps distinct values: accepted */
+    u[2] = 0.1;
+    u[3] = 1.0 - 4.0 * DBL_EPSILON;
+    u[4] = nextafter(u[3], 1.0);
+    assert_int_equal(ekoc_interp_alloc(u, 5, 1, &ip), EKOC_OK);
+    ekoc_interp_free(ip);
   }
   assert_int_equal(ekoc_interp_size(NULL), 0);
   ekoc_interp_free(NULL);
