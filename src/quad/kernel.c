@@ -224,13 +224,16 @@ int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, doubl
   *value = v;
   *error = e;
   if (args->status != EKOC_OK) return args->status; /* the kernel's own message is in place */
+  /* a non-finite estimate is an error whatever GSL says: a failed
+   * integration's estimate is still used by the drivers */
+  if (!isfinite(v) || !isfinite(e))
+    return ekoc_error(EKOC_ERR_NUMERICAL, "non-finite integral %g +- %g at ln x=%g element %d (GSL code %d)", v, e,
+                      args->logx, (int)args->element, gsl_rc);
   if (gsl_rc != GSL_SUCCESS) {
     rc = ekoc_error(EKOC_ERR_INTEGRATION, "GSL QAGS failed at ln x=%g element %d: %s (GSL code %d), estimate %g +- %g",
                     args->logx, (int)args->element, gsl_strerror(gsl_rc), gsl_rc, v, e);
     return rc;
   }
-  if (!isfinite(v) || !isfinite(e))
-    return ekoc_error(EKOC_ERR_NUMERICAL, "non-finite integral at ln x=%g element %d", args->logx, (int)args->element);
   return EKOC_OK;
 }
 
