@@ -50,7 +50,8 @@ typedef struct ekoc_nspace_config {
 int ekoc_beta(int32_t nf, double *beta_out4);
 
 /* Evaluates every element of a family at complex N (out: up to 9 values).
- * Returns EKOC_OK or an error code; on error `out` is untouched. */
+ * Returns EKOC_OK or an error code (EKOC_ERR_NUMERICAL when an element is not
+ * finite); on error `out` is untouched. */
 int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,
                          size_t out_len);
 

@@ -251,6 +251,10 @@ int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im
     return ekoc_error(EKOC_ERR_BUFFER_TOO_SMALL, "ekoc_nspace_evaluate: out_len=%zu < %d elements", out_len, size);
   rc = ekoc_nspace_eval(cfg, c_make(n_re, n_im), vals);
   if (rc != EKOC_OK) return rc;
+  for (i = 0; i < size; ++i)
+    if (!isfinite(vals[i].re) || !isfinite(vals[i].im))
+      return ekoc_error(EKOC_ERR_NUMERICAL, "ekoc_nspace_evaluate: element %d at N=(%g,%g) is (%g,%g), not finite", i,
+                        n_re, n_im, vals[i].re, vals[i].im);
   for (i = 0; i < size; ++i) {
     out_re[i] = vals[i].re;
     out_im[i] = vals[i].im;
