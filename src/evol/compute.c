@@ -460,6 +460,9 @@ static int element_constant(const ekoc_nspace_config *cfg, int e, double *c, int
   for (i = 0; i < 3; ++i) {
     *rc = ekoc_nspace_eval(cfg, c_make(probe[i][0], probe[i][1]), v[i]);
     if (*rc != EKOC_OK) return 0;
+    /* NaN compares unequal to nothing below: leave such an element to the
+     * quadrature, which reports it */
+    if (!isfinite(v[i][e].re) || !isfinite(v[i][e].im)) return 0;
   }
   for (i = 1; i < 3; ++i) {
     double scale = fmax(1.0, c_abs(v[0][e]));
