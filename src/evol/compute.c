@@ -614,6 +614,26 @@ static int compose_target(const plan *p, size_t t, int nf0, size_t nx, ekoc_bloc
   return EKOC_OK;
 }
 
+/* EKOC_ERR_NUMERICAL if a value or error of a composed operator is not
+ * finite: products of finite parts can still overflow (e.g. the estimates of
+ * failed integrations on extreme grids), and a NaN must never be handed out. */
+static int check_finite(const ekoc_blockop *op, size_t t, double mu2) {
+  size_t n = op->nx * op->nx, e;
+  int a, b;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      const double *v = op->val[a][b], *er = op->err[a][b];
+      if (!v) continue;
+      for (e = 0; e < n; ++e)
+        if (!isfinite(v[e]) || !isfinite(er[e]))
+          return ekoc_error(EKOC_ERR_NUMERICAL,
+                            "the operator of target %zu (mu2=%g) has a non-finite entry %g +- %g (block %d,%d, x index "
+                            "%zu,%zu): overflow in the composition of its parts",
+                            t, mu2, v[e], er[e], a, b, e / op->nx, e % op->nx);
+    }
+  return EKOC_OK;
+}
+
 /* ---- entry point ------------------------------------------------------------------------ */
 
 static void stage(ekoc_profile *prof, const char *name, uint64_t t0) {
@@ -732,6 +752,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
       op->mu2[t] = rq->mu2[t];
       op->nf[t] = p.nf_out[t];
       rc = compose_target(&p, t, rq->nf0, rq->nx, &op->ops[t]);
+      if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
       if (rc != EKOC_OK) goto fail;
     }
     stage(prof, "composition", ts);
