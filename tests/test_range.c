@@ -306,6 +306,53 @@ static void test_fuzz_frozen_coupling(void **state) {
   }
 }
 
+/* fuzz_compute: x down to 2.8e-135 with limit 1: the failed integrals' estimates
+ * (~1e42 +- 1e45) are finite, but the products of four parts on the way
+ * down from nf = 6 to nf = 3 overflowed, so EKOC_OK came with inf and NaN
+ * entries. Now a clean EKOC_ERR_NUMERICAL naming the target. */
+static void test_fuzz_overflow(void **state) {
+  double x[4] = {2.7516420536595327e-135, 1.9636373861190601e-90, 1.4012984643248062e-45, 1.0};
+  double mu2[3] = {2.1350682617126955, 1.0, 1.0};
+  int32_t nf[3] = {-1, -1, 3};
+  ekoc_theory th;
+  ekoc_request rq;
+  ekoc_operator *op = NULL;
+  int rc;
+  (void)state;
+  ekoc_theory_default(&th);
+  th.order = 2;
+  th.alphas = 0.050000000000000003;
+  th.mu2_ref = 26.757835555986315;
+  th.nf_ref = 6;
+  th.masses[0] = 1.0549019607843138;
+  th.masses[1] = 3.0;
+  th.masses[2] = 100.0;
+  ekoc_request_default(&rq);
+  rq.mu2_0 = 11.764899870201861;
+  rq.nf0 = 6;
+  rq.mu2 = mu2;
+  rq.nf = nf;
+  rq.n_targets = 3;
+  rq.xgrid = x;
+  rq.nx = 4;
+  rq.degree = 1;
+  rq.ev_op_iterations = 1;
+  rq.ev_op_max_order = 1;
+  rq.epsabs = 1e-8;
+  rq.epsrel = 1e-4;
+  rq.limit = 1;
+  rq.n_threads = 1;
+  rc = ekoc_compute(&th, &rq, NULL, &op);
+  if (rc == EKOC_OK) {
+    assert_all_finite(op, "overflow case");
+    ekoc_operator_free(op);
+  } else {
+    assert_int_equal(rc, EKOC_ERR_NUMERICAL);
+    assert_null(op);
+    assert_non_null(strstr(ekoc_last_error(), "non-finite"));
+  }
+}
+
 /* The same kernel directly: a singlet iterate step of zero length. */
 static void test_fuzz_frozen_kernel(void **state) {
   ekoc_nspace_config c;
@@ -340,6 +387,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_fuzz_frozen_kernel),
       cmocka_unit_test(test_fuzz_frozen_coupling),
       cmocka_unit_test(test_fuzz_tiny_x),
+      cmocka_unit_test(test_fuzz_overflow),
       cmocka_unit_test(test_extremes_clean),
       cmocka_unit_test(test_scale_variation_range),
       cmocka_unit_test(test_all_methods_orders),
