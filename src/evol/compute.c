@@ -168,6 +168,11 @@ typedef struct plan_job {
   double mu2_from, mu2_to;
   ekoc_nspace_config family[2];
   ekoc_blockop op; /* result, in B_nf */
+  /* only when some quadrature of the computation missed its tolerance: op's
+   * values with error 1 at the entries whose integral failed, 0 elsewhere;
+   * composed like op, its errors mark the entries a failure reaches */
+  ekoc_blockop taint;
+  size_t n_failed; /* integrals of this part that missed their tolerance */
 } plan_job;
 
 /* One step of a target's path. */
@@ -224,6 +229,7 @@ static int find_or_add_job(plan *p, const plan_job *j) {
   }
   p->jobs[p->n_jobs] = *j;
   ekoc_blockop_init(&p->jobs[p->n_jobs].op, 0);
+  ekoc_blockop_init(&p->jobs[p->n_jobs].taint, 0);
   return (int)p->n_jobs++;
 }
 
@@ -355,7 +361,10 @@ static int plan_target(const setup *s, plan *p, size_t t) {
 
 static void plan_free(plan *p) {
   size_t i;
-  for (i = 0; i < p->n_jobs; ++i) ekoc_blockop_clear(&p->jobs[i].op);
+  for (i = 0; i < p->n_jobs; ++i) {
+    ekoc_blockop_clear(&p->jobs[i].op);
+    ekoc_blockop_clear(&p->jobs[i].taint);
+  }
   free(p->jobs);
   free(p->steps);
   free(p->n_steps);
@@ -388,10 +397,9 @@ static int matching_singlet_slot(int idx, int hq) {
   return idx == 0 ? EKOC_SLOT_G : idx == 1 ? EKOC_SLOT_SIGMA : ekoc_slot_t(hq);
 }
 
-/* Places the element matrices of a job into its block operator (B_nf). */
-static int assemble_job(plan_job *j, size_t nx, const element_map *m, int n_el, double *const *val,
-                        double *const *err) {
-  ekoc_blockop *op = &j->op;
+/* Places the element matrices of a job into the block operator *op (B_nf). */
+static int assemble_job(const plan_job *j, ekoc_blockop *op, size_t nx, const element_map *m, int n_el,
+                        double *const *val, double *const *err) {
   int nf = j->nf, k, e, ok = 1;
   ekoc_blockop_init(op, nx);
   if (!j->is_matching) {
@@ -486,12 +494,14 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
                    ekoc_profile *prof, size_t *n_failed) {
   element_map m[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS] = {0}, *err[EKOC_JOB_MAX_ELEMENTS] = {0};
-  size_t nx = interp->n, failed = 0;
+  uint8_t *flag[EKOC_JOB_MAX_ELEMENTS] = {0};
+  size_t nx = interp->n, failed = 0, k;
   int n_el = job_elements(j, m), e, rc = EKOC_OK;
   for (e = 0; e < n_el; ++e) {
     val[e] = calloc(nx * nx, sizeof(double));
     err[e] = calloc(nx * nx, sizeof(double));
-    if (!val[e] || !err[e]) {
+    flag[e] = calloc(nx * nx, sizeof(uint8_t));
+    if (!val[e] || !err[e] || !flag[e]) {
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory for %zu x %zu operator elements", nx, nx);
       goto done;
     }
@@ -528,7 +538,7 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
       el->subtract = (j->is_matching && m[e].diagonal) ? 1.0 : 0.0;
       el->value = val[e];
       el->error = err[e];
-      el->failed = NULL;
+      el->failed = flag[e];
       job.n_elements++;
     }
     qs.epsabs = rq->epsabs;
@@ -550,19 +560,40 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
       rc = ekoc_quad_run_gpu(&job, &qs, &failed);
     if (rc != EKOC_OK) goto done;
   }
-  rc = assemble_job(j, nx, m, n_el, val, err);
+  rc = assemble_job(j, &j->op, nx, m, n_el, val, err);
+  if (rc == EKOC_OK && failed > 0) {
+    /* the failed entries, placed like the values (errors 1 / 0) */
+    for (e = 0; e < n_el; ++e)
+      for (k = 0; k < nx * nx; ++k) err[e][k] = flag[e][k] ? 1.0 : 0.0;
+    rc = assemble_job(j, &j->taint, nx, m, n_el, val, err);
+  }
+  j->n_failed = failed;
   *n_failed += failed;
 done:
   for (e = 0; e < n_el; ++e) {
     free(val[e]);
     free(err[e]);
+    free(flag[e]);
   }
   return rc;
 }
 
+/* The taint of a part without failures: its values, zero errors. Returns 0
+ * on no memory. */
+static int taint_clean(plan_job *j) {
+  int a, b, ok = 1;
+  ekoc_blockop_init(&j->taint, j->op.nx);
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b)
+      if (j->op.val[a][b]) ok &= ekoc_blockop_set(&j->taint, a, b, j->op.val[a][b], NULL);
+  return ok;
+}
+
 /* ---- composition -------------------------------------------------------------------- */
 
-static int compose_target(const plan *p, size_t t, int nf0, size_t nx, ekoc_blockop *out) {
+/* The operator of target t: its parts' op (taint = 0) or taint (taint = 1)
+ * multiplied along its path. */
+static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint, ekoc_blockop *out) {
   ekoc_blockop cur, tmp, tmp2;
   int s, a, ok = 1;
   ekoc_blockop_init(&cur, nx);
@@ -572,7 +603,7 @@ static int compose_target(const plan *p, size_t t, int nf0, size_t nx, ekoc_bloc
   (void)nf0;
   for (s = 0; ok && s < p->n_steps[t]; ++s) {
     const plan_step *st = &p->steps[t][s];
-    const ekoc_blockop *part = &p->jobs[st->job].op;
+    const ekoc_blockop *part = taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op;
     if (st->kind == 0) { /* segment */
       ok &= ekoc_blockop_mul(part, &cur, &tmp);
       ekoc_blockop_move(&cur, &tmp);
@@ -751,9 +782,27 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
     for (t = 0; t < rq->n_targets; ++t) {
       op->mu2[t] = rq->mu2[t];
       op->nf[t] = p.nf_out[t];
-      rc = compose_target(&p, t, rq->nf0, rq->nx, &op->ops[t]);
+      rc = compose_target(&p, t, rq->nf0, rq->nx, 0, &op->ops[t]);
       if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
       if (rc != EKOC_OK) goto fail;
+    }
+    if (n_failed > 0) {
+      /* which entries of each target a failed integral reaches */
+      for (i = 0; i < p.n_jobs; ++i)
+        if (p.jobs[i].n_failed == 0 && !taint_clean(&p.jobs[i])) {
+          rc = ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
+          goto fail;
+        }
+      op->taint = calloc(rq->n_targets, sizeof *op->taint);
+      if (!op->taint) {
+        rc = ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
+        goto fail;
+      }
+      for (t = 0; t < rq->n_targets; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
+      for (t = 0; t < rq->n_targets; ++t) {
+        rc = compose_target(&p, t, rq->nf0, rq->nx, 1, &op->taint[t]);
+        if (rc != EKOC_OK) goto fail;
+      }
     }
     stage(prof, "composition", ts);
   }

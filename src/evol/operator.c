@@ -12,7 +12,10 @@ void ekoc_operator_free(ekoc_operator *op) {
   if (!op) return;
   if (op->ops)
     for (t = 0; t < op->n_targets; ++t) ekoc_blockop_clear(&op->ops[t]);
+  if (op->taint)
+    for (t = 0; t < op->n_targets; ++t) ekoc_blockop_clear(&op->taint[t]);
   free(op->ops);
+  free(op->taint);
   free(op->mu2);
   free(op->nf);
   free(op);
@@ -31,12 +34,13 @@ int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t
   return EKOC_OK;
 }
 
-/* dense[a][x][b][y] = sum_{c,d} left[a][c] E[c][d][x][y] right[d][b] (errors with |left|, |right|) */
+/* dense[a][x][b][y] = sum_{c,d} left[a][c] E[c][d][x][y] right[d][b] (errors with |left|, |right|);
+ * either output may be NULL */
 static void expand(const ekoc_blockop *e, const double left[EKOC_NB][EKOC_NB], const double right[EKOC_NB][EKOC_NB],
                    double *values, double *errors) {
   size_t nx = e->nx, x, y, row = EKOC_NB * nx;
   int a, b, c, d;
-  memset(values, 0, sizeof(double) * row * row);
+  if (values) memset(values, 0, sizeof(double) * row * row);
   if (errors) memset(errors, 0, sizeof(double) * row * row);
   for (c = 0; c < EKOC_NB; ++c)
     for (d = 0; d < EKOC_NB; ++d) {
@@ -48,9 +52,11 @@ static void expand(const ekoc_blockop *e, const double left[EKOC_NB][EKOC_NB], c
           double w = left[a][c] * right[d][b];
           if (w == 0.0) continue;
           for (x = 0; x < nx; ++x) {
-            double *dst = values + (a * nx + x) * row + b * nx;
-            const double *src = v + x * nx;
-            for (y = 0; y < nx; ++y) dst[y] += w * src[y];
+            if (values) {
+              double *dst = values + (a * nx + x) * row + b * nx;
+              const double *src = v + x * nx;
+              for (y = 0; y < nx; ++y) dst[y] += w * src[y];
+            }
             if (errors) {
               double *dste = errors + (a * nx + x) * row + b * nx;
               const double *srce = er + x * nx;
@@ -79,6 +85,38 @@ int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, doub
   ekoc_basis_rotation_inverse(op->nf[i], left);
   ekoc_basis_rotation(op->nf0, right);
   expand(&op->ops[i], left, right, values, errors);
+  return EKOC_OK;
+}
+
+int ekoc_operator_failed_flavor(const ekoc_operator *op, size_t i, uint8_t *flags, size_t len, size_t *n_flagged) {
+  double left[EKOC_NB][EKOC_NB], right[EKOC_NB][EKOC_NB];
+  double *reach;
+  size_t need, k, count = 0;
+  if (!op || (!flags && !n_flagged))
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_operator_failed_flavor: op is NULL, or flags and n_flagged both are");
+  if (i >= op->n_targets)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_operator_failed_flavor: target %zu >= n_targets %zu", i,
+                      op->n_targets);
+  need = (size_t)EKOC_NB * EKOC_NB * op->nx * op->nx;
+  if (flags && len < need)
+    return ekoc_error(EKOC_ERR_BUFFER_TOO_SMALL, "ekoc_operator_failed_flavor: len=%zu < 196*nx*nx=%zu", len, need);
+  if (!op->taint) {
+    if (flags) memset(flags, 0, need);
+    if (n_flagged) *n_flagged = 0;
+    return EKOC_OK;
+  }
+  reach = malloc(need * sizeof *reach);
+  if (!reach) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_operator_failed_flavor: out of memory");
+  ekoc_basis_rotation_inverse(op->nf[i], left);
+  ekoc_basis_rotation(op->nf0, right);
+  expand(&op->taint[i], left, right, NULL, reach);
+  for (k = 0; k < need; ++k) {
+    uint8_t f = reach[k] != 0.0; /* > 0, or NaN/inf after an overflow */
+    count += f;
+    if (flags) flags[k] = f;
+  }
+  free(reach);
+  if (n_flagged) *n_flagged = count;
   return EKOC_OK;
 }
 

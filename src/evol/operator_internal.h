@@ -14,6 +14,10 @@ struct ekoc_operator {
   int32_t *nf;      /* n_targets: nf at each target */
   ekoc_blockop *ops; /* n_targets */
   size_t n_failed;
+  /* n_targets, or NULL when no quadrature failed: the same products as ops,
+   * with error 1 on each part entry whose integral missed its tolerance and
+   * 0 on the others, so a composed error > 0 marks an entry a failure reaches */
+  ekoc_blockop *taint;
 };
 
 #endif
