@@ -113,5 +113,7 @@ enum {
 #include "ekoc/profile.h" /* node timer */
 #include "ekoc/operator.h" /* theory, request, compute, operators */
 #include "ekoc/couplings.h" /* strong coupling a_s with heavy-quark thresholds */
+#include "ekoc/interp_access.h" /* a basis function's area records (for ekoc_kernel_args) */
+#include "ekoc/bindings.h" /* batch N-space evaluation for language bindings */
 
 #endif /* EKOC_H */
