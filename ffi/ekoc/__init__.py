@@ -1,0 +1,31 @@
+"""ekoc: eko's DGLAP evolution kernel operators computed by the C library
+libekoc, from Python.
+
+    import ekoc
+    sol = ekoc.solve(theory_card, operator_card)       # eko runcards (objects or dicts)
+    op = sol[(mu2, nf)].operator                        # (14, nx, 14, nx), eko's flavour basis
+    pdf_mu = sol[(mu2, nf)].apply(pdf_mu0)              # (14, nx) -> (14, nx)
+    sol, table = ekoc.profile(theory_card, operator_card)
+
+See ffi/README.md for the library lookup (EKOC_LIB), the eko accelerator
+(``python -m ekoc.accel script.py``), the scipy LowLevelCallable
+(ekoc.quad_kernel) and the N-space functions (ekoc.gamma_ns, ...).
+"""
+
+from ._cards import supported
+from ._core import ProfileTable, Stage, lambert_grid
+from ._errors import (EkocCancelled, EkocError, EkocMemoryError, EkocNoDevice, EkocNotImplementedError,
+                      EkocNumericalError, EkocValueError)
+from ._lib import library_path
+from ._nspace import evolution_kernel, gamma_ns, gamma_singlet, matching_kernel
+from ._quad import QuadKernel, quad_kernel
+from ._solve import PIDS, Cancel, Job, Solution, TargetOperator, profile, progress_bar, solve, submit
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocMemoryError", "EkocNoDevice", "EkocNotImplementedError",
+    "EkocNumericalError", "EkocValueError", "Job", "ProfileTable", "QuadKernel", "Solution", "Stage",
+    "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet", "lambert_grid", "library_path",
+    "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve", "submit", "supported",
+]

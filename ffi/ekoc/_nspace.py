@@ -1,0 +1,190 @@
+"""Array-API N-space functions: anomalous dimensions (ekore, Rust) and the
+evolution / matching kernels (ekoc), at arrays of complex N.
+
+Inputs: Python numbers, sequences, numpy arrays, or any array implementing
+DLPack (``__dlpack__``, ``__dlpack_device__``). Host (CPU) arrays are read
+through DLPack without a copy and run on the CPU batch entry points
+(ekore_gamma_*_batch, ekoc_nspace_evaluate_batch); the result comes back in
+the input's namespace (``x.__array_namespace__()``) when it has one, else as
+numpy. Device (CUDA) arrays need a device entry point in libekoc; this build
+has none (its CUDA backend takes anomalous dimensions from the host), so they
+raise EkocNoDevice rather than being copied silently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _cards, _errors
+from ._core import check, check_ekore, dptr
+from ._lib import ffi, has, load
+
+MODES = {"ns+": 10101, "plus": 10101, 10101: 10101, "ns-": 10201, "minus": 10201, 10201: 10201,
+         "nsv": 10200, "valence": 10200, 10200: 10200}
+_KDL_CPU, _KDL_CUDA_HOST = 1, 3
+#: a device N-space entry point a CUDA build may export (none does yet)
+DEVICE_ENTRY = "ekoc_gpu_nspace_evaluate_batch"
+
+
+def _host(n):
+    """(complex128 numpy array, namespace or None) of the input."""
+    xp = None
+    if hasattr(n, "__dlpack_device__") and not isinstance(n, np.ndarray):
+        dev_type, dev_id = n.__dlpack_device__()
+        if int(dev_type) not in (_KDL_CPU, _KDL_CUDA_HOST):
+            if has(DEVICE_ENTRY):  # pragma: no cover - no such build yet
+                raise NotImplementedError("device N-space path not wired")
+            raise _errors.EkocNoDevice(
+                _errors.ERR_NO_DEVICE, "EKOC_ERR_NO_DEVICE",
+                f"N lives on a device (DLPack device type {int(dev_type)}, id {dev_id}) but libekoc exports no "
+                f"device N-space entry point ({DEVICE_ENTRY}); its CUDA backend evaluates anomalous dimensions on "
+                "the host. Pass a host array (e.g. cupy.asnumpy(N)).", "ekoc N-space")
+        if hasattr(n, "__array_namespace__"):
+            xp = n.__array_namespace__()
+        n = np.from_dlpack(n)
+    arr = np.asarray(n)
+    if not (np.issubdtype(arr.dtype, np.number)):
+        raise TypeError(f"N must be numeric, got dtype {arr.dtype}")
+    return np.ascontiguousarray(arr, dtype=np.complex128), xp
+
+
+def _back(result: np.ndarray, xp):
+    if xp is None:
+        return result
+    return xp.asarray(result)
+
+
+def _split(n: np.ndarray):
+    flat = n.reshape(-1)
+    return np.ascontiguousarray(flat.real), np.ascontiguousarray(flat.imag)
+
+
+def _uint(value, name, lo, hi):
+    if isinstance(value, bool) or int(value) != value or not lo <= int(value) <= hi:
+        raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
+                                     f"{name}={value!r} outside {lo}..{hi}", "ekoc N-space")
+    return int(value)
+
+
+def gamma_ns(order: int, mode, N, nf: int):
+    """Non-singlet anomalous dimensions gamma^(0..order-1)(N) of one sector
+    (eko's gamma_ns; a_s = alpha_s/(4 pi) normalisation).
+
+    order: 1..3 (LO..NNLO); mode: 10101 / "ns+", 10201 / "ns-", 10200 /
+    "nsV"; N: complex numbers (any shape); nf: 3..6.
+    Returns shape N.shape + (order,), index k the coefficient of a_s^(k+1).
+    """
+    lib = load()
+    m = MODES.get(mode.lower() if isinstance(mode, str) else mode)
+    if m is None:
+        raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
+                                     f"mode={mode!r} is not 10101 (ns+), 10201 (ns-) or 10200 (nsV)", "gamma_ns")
+    order = _uint(order, "order", 0, 2**31)
+    nf = _uint(nf, "nf", 0, 2**31)
+    n, xp = _host(N)
+    re, im = _split(n)
+    size = max(order, 0)
+    out_re = np.empty(re.size * size)
+    out_im = np.empty(re.size * size)
+    check_ekore(lib.ekore_gamma_ns_batch(order, m, dptr(re), dptr(im), re.size, nf, dptr(out_re), dptr(out_im)),
+                "gamma_ns")
+    res = (out_re + 1j * out_im).reshape(n.shape + (order,))
+    return _back(res, xp)
+
+
+def gamma_singlet(order: int, N, nf: int):
+    """Singlet anomalous-dimension matrices gamma_S^(0..order-1)(N) on
+    (Sigma, g) (eko's gamma_singlet). Returns shape N.shape + (order, 2, 2)."""
+    lib = load()
+    order = _uint(order, "order", 0, 2**31)
+    nf = _uint(nf, "nf", 0, 2**31)
+    n, xp = _host(N)
+    re, im = _split(n)
+    out_re = np.empty(re.size * 4 * order)
+    out_im = np.empty(re.size * 4 * order)
+    check_ekore(lib.ekore_gamma_singlet_batch(order, dptr(re), dptr(im), re.size, nf, dptr(out_re),
+                                              dptr(out_im)), "gamma_singlet")
+    res = (out_re + 1j * out_im).reshape(n.shape + (order, 2, 2))
+    return _back(res, xp)
+
+
+def _evaluate(cfg, N, shape_tail, where):
+    lib = load()
+    n, xp = _host(N)
+    re, im = _split(n)
+    size = int(lib.ekoc_nspace_family_len(cfg))
+    out_re = np.empty(re.size * size)
+    out_im = np.empty(re.size * size)
+    check(lib.ekoc_nspace_evaluate_batch(cfg, dptr(re), dptr(im), re.size, dptr(out_re), dptr(out_im),
+                                         out_re.size), where)
+    res = (out_re + 1j * out_im).reshape(n.shape + shape_tail)
+    return _back(res, xp)
+
+
+def _base_cfg(kind, family, nf, sv_mode, xif):
+    lib = load()
+    cfg = ffi.new("ekoc_nspace_config *")
+    cfg.kind = kind
+    cfg.family = {"ns": 0, "non-singlet": 0, "singlet": 1}.get(family, -1) if isinstance(family, str) else family
+    if cfg.family not in (0, 1):
+        raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
+                                     f"family={family!r} is neither 'ns' nor 'singlet'", "ekoc N-space")
+    cfg.nf = int(nf)
+    if sv_mode not in _cards.SV_MODES:
+        raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
+                                     f"sv_mode={sv_mode!r} is not None, 'exponentiated' or 'expanded'",
+                                     "ekoc N-space")
+    cfg.sv_mode = _cards.SV_MODES[sv_mode] if xif != 1.0 else 0
+    cfg.sv_log = float(np.log(xif * xif)) if xif > 0 else float("nan")
+    beta = ffi.new("double[4]")
+    if 3 <= int(nf) <= 6:
+        check(lib.ekoc_beta(int(nf), beta), "ekoc_beta")
+    for i in range(4):
+        cfg.beta[i] = beta[i]
+    return cfg
+
+
+def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a1: float,
+                     method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
+                     sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False):
+    """The N-space evolution kernel E(N) from a_s = a0 to a1 at fixed nf,
+    as eko's non_singlet / singlet dispatchers, with eko's scale-variation
+    treatment (sv_mode "exponentiated" / "expanded" at ratio xif).
+
+    family "ns": returns N.shape + (3,) for (ns+, ns-, nsV);
+    family "singlet": N.shape + (2, 2) on (Sigma, g).
+    """
+    if method not in _cards.METHODS:
+        raise _errors.EkocValueError(_errors.ERR_INVALID_METHOD, "EKOC_ERR_INVALID_METHOD",
+                                     f"method={method!r} is not one of {list(_cards.METHODS)}", "evolution_kernel")
+    cfg = _base_cfg(0, family, nf, sv_mode, xif)
+    cfg.order = int(order)
+    cfg.method = _cards.METHODS[method]
+    cfg.ev_op_iterations = int(ev_op_iterations)
+    cfg.ev_op_max_order = int(ev_op_max_order)
+    cfg.is_threshold = 1 if is_threshold else 0
+    cfg.a0 = float(a0)
+    cfg.a1 = float(a1)
+    return _evaluate(cfg, N, (3,) if cfg.family == 0 else (2, 2), "evolution_kernel")
+
+
+def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: float, L: float = 0.0,
+                    method: str = "forward", sv_mode: str | None = None, xif: float = 1.0):
+    """The N-space heavy-quark matching matrix at a threshold (eko's OMEs
+    combined as its matching conditions): `order` OME terms 0..2, `nf` light
+    flavours below the threshold, a_s = a_s^(nf+1) there, L = ln(mu_h^2/m_h^2),
+    method "forward", "backward-exact" or "backward-expanded".
+
+    family "ns": N.shape + (2,) for the (q, q) light and (H, H) heavy
+    valence entries; family "singlet": N.shape + (3, 3) on (g, q, H).
+    """
+    methods = {"forward": 0, "backward-exact": 1, "backward-expanded": 2}
+    if method not in methods:
+        raise _errors.EkocValueError(_errors.ERR_INVALID_METHOD, "EKOC_ERR_INVALID_METHOD",
+                                     f"method={method!r} is not one of {list(methods)}", "matching_kernel")
+    cfg = _base_cfg(1, family, nf, sv_mode, xif)  # beta at nf, as ekoc_compute's matching parts
+    cfg.order = int(order)
+    cfg.matching_method = methods[method]
+    cfg.a1 = float(a_s)
+    cfg.ome_log = float(L)
+    return _evaluate(cfg, N, (2,) if cfg.family == 0 else (3, 3), "matching_kernel")

@@ -1,0 +1,182 @@
+"""ekoc.quad_kernel: the C per-point Mellin-inversion integrand as a
+scipy.LowLevelCallable, so scipy.integrate.quad drives it with no Python in
+the hot path.
+
+    k = ekoc.quad_kernel(xgrid, k=3, j=5, family="singlet", element="gg",
+                         order=2, nf=4, a0=0.2, a1=0.1)
+    value, error = scipy.integrate.quad(k.callable, 0.5, 1 - 0.05,
+                                        epsabs=1e-12, epsrel=1e-5, limit=100)
+    k.integrate()   # ekoc_quad_integrate (GSL QAGS): the same numbers
+
+The integrand is (1/pi) Re[-i x_k^{-N(u)} p~_j(N(u)) E(N(u)) dN/du] on the
+upper half of eko's Talbot path, u in [1/2, 1 - cut] (include/ekoc/kernel.h).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _cards, _errors
+from ._core import check, dptr
+from ._lib import ffi, load
+
+ELEMENTS = {
+    ("evolution", "ns"): {"ns+": 0, "ns-": 1, "nsv": 2},
+    ("evolution", "singlet"): {"qq": 0, "qg": 1, "gq": 2, "gg": 3},
+    ("matching", "ns"): {"qq": 0, "hh": 1},
+    ("matching", "singlet"): {f"{a}{b}": 3 * i + j for i, a in enumerate("gqh") for j, b in enumerate("gqh")},
+}
+SIZES = {("evolution", "ns"): 3, ("evolution", "singlet"): 4, ("matching", "ns"): 2, ("matching", "singlet"): 9}
+
+
+class QuadKernel:
+    """Owner of one ekoc_kernel_args (and the basis and workspace it points
+    to). `callable` is the scipy.LowLevelCallable; `integrate()` runs ekoc's
+    own GSL QAGS on the same struct; calling the object evaluates the
+    integrand at u. Not thread-safe when `cache` is on (one workspace)."""
+
+    def __init__(self, xgrid, k: int, j: int, *, degree: int = 4, kind: str = "evolution", family: str = "ns",
+                 element=0, order: int, nf: int, a0: float = 0.0, a1: float = 0.0,
+                 method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
+                 sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False, L: float = 0.0,
+                 matching_method: str = "forward", subtract: float = 0.0, cache: bool = True,
+                 limit: int = 100):
+        lib = load()
+        self.xgrid = np.ascontiguousarray(np.asarray(xgrid, dtype=float))
+        nx = len(self.xgrid)
+        interp = ffi.new("ekoc_interp **")
+        check(lib.ekoc_interp_alloc(dptr(self.xgrid), nx, int(degree), interp), "ekoc_interp_alloc")
+        self._interp = ffi.gc(interp[0], lib.ekoc_interp_free)
+        if not (0 <= int(k) < nx) or not (0 <= int(j) < nx):
+            raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
+                                         f"k={k}, j={j} must be grid indices 0..{nx - 1}", "quad_kernel")
+        key = (kind, family)
+        if key not in ELEMENTS:
+            raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
+                                         f"kind={kind!r}, family={family!r}: kind is 'evolution' or 'matching', "
+                                         "family 'ns' or 'singlet'", "quad_kernel")
+        if isinstance(element, str):
+            if element.lower() not in ELEMENTS[key]:
+                raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
+                                             f"element={element!r} is not one of {list(ELEMENTS[key])}",
+                                             "quad_kernel")
+            element = ELEMENTS[key][element.lower()]
+        if not 0 <= int(element) < SIZES[key]:
+            raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
+                                         f"element={element} outside 0..{SIZES[key] - 1}", "quad_kernel")
+        args = ffi.new("ekoc_kernel_args *")
+        cfg = args.nspace
+        cfg.kind = 0 if kind == "evolution" else 1
+        cfg.family = 0 if family == "ns" else 1
+        cfg.order = int(order)
+        cfg.nf = int(nf)
+        if kind == "evolution":
+            if method not in _cards.METHODS:
+                raise _errors.EkocValueError(_errors.ERR_INVALID_METHOD, "EKOC_ERR_INVALID_METHOD",
+                                             f"method={method!r} is not one of {list(_cards.METHODS)}",
+                                             "quad_kernel")
+            cfg.method = _cards.METHODS[method]
+        cfg.ev_op_iterations = int(ev_op_iterations)
+        cfg.ev_op_max_order = int(ev_op_max_order)
+        if sv_mode not in _cards.SV_MODES:
+            raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
+                                         f"sv_mode={sv_mode!r} is not None, 'exponentiated' or 'expanded'",
+                                         "quad_kernel")
+        cfg.sv_mode = _cards.SV_MODES[sv_mode] if xif != 1.0 else 0
+        cfg.sv_log = float(np.log(xif * xif))
+        cfg.is_threshold = 1 if is_threshold else 0
+        cfg.matching_method = {"forward": 0, "backward-exact": 1, "backward-expanded": 2}[matching_method]
+        cfg.a0 = float(a0)
+        cfg.a1 = float(a1)
+        cfg.ome_log = float(L)
+        if 3 <= int(nf) <= 6:
+            check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
+        areas = ffi.new("const double **")
+        n_areas = ffi.new("size_t *")
+        deg = ffi.new("int32_t *")
+        check(lib.ekoc_interp_basis_areas(self._interp, int(j), areas, n_areas, deg), "ekoc_interp_basis_areas")
+        args.element = int(element)
+        args.degree = deg[0]
+        args.logx = float(np.log(self.xgrid[int(k)]))
+        args.areas = areas[0]
+        args.n_areas = n_areas[0]
+        args.interp = self._interp
+        args.basis_index = int(j)
+        args.subtract = float(subtract)
+        self._ws = ffi.NULL
+        if cache:
+            ws = ffi.new("ekoc_quad_workspace **")
+            check(lib.ekoc_quad_workspace_alloc(int(limit), ws), "ekoc_quad_workspace_alloc")
+            self._ws = ffi.gc(ws[0], lib.ekoc_quad_workspace_free)
+            check(lib.ekoc_quad_workspace_reserve_basis(self._ws, nx), "ekoc_quad_workspace_reserve_basis")
+        args.workspace = self._ws
+        self._args = args
+        self.k, self.j, self.limit = int(k), int(j), int(limit)
+
+    @property
+    def args(self):
+        """The cffi ekoc_kernel_args struct (fields settable)."""
+        return self._args
+
+    @property
+    def status(self) -> int:
+        """0, or the code of the first failure inside the kernel (it then returned NaN)."""
+        return int(self._args.status)
+
+    @property
+    def callable(self):
+        """scipy.LowLevelCallable over ekoc_quad_kernel with this struct as user data."""
+        from scipy import LowLevelCallable
+
+        lib = load()
+        fn = ffi.cast("double (*)(double, void *)", lib.ekoc_quad_kernel)
+        return LowLevelCallable(fn, ffi.cast("void *", self._args))
+
+    def __call__(self, u: float) -> float:
+        value = load().ekoc_quad_kernel(float(u), self._args)
+        if self._args.status != 0:
+            status = int(self._args.status)
+            self._args.status = 0
+            check(status, "ekoc_quad_kernel")
+        return value
+
+    def integrate(self, cut: float = 0.05, epsabs: float = 1e-12, epsrel: float = 1e-5,
+                  limit: int | None = None) -> tuple[float, float]:
+        """(value, error) of ekoc_quad_integrate: GSL QAGS over [0.5, 1 - cut]
+        (needs the workspace: cache=True)."""
+        if self._ws == ffi.NULL:
+            raise _errors.EkocValueError(_errors.ERR_NULL_POINTER, "EKOC_ERR_NULL_POINTER",
+                                         "integrate() needs the GSL workspace: build the kernel with cache=True",
+                                         "quad_kernel")
+        value = ffi.new("double *")
+        error = ffi.new("double *")
+        lim = self.limit if limit is None else int(limit)
+        check(load().ekoc_quad_integrate(self._args, float(cut), float(epsabs), float(epsrel), lim, value, error),
+              "ekoc_quad_integrate")
+        return float(value[0]), float(error[0])
+
+    def quad(self, cut: float = 0.05, epsabs: float = 1e-12, epsrel: float = 1e-5, limit: int | None = None):
+        """scipy.integrate.quad of `callable` with eko's settings; raises the
+        kernel's C error if it failed at some node."""
+        from scipy import integrate
+
+        self._args.status = 0
+        lim = self.limit if limit is None else int(limit)
+        res = integrate.quad(self.callable, 0.5, 1.0 - cut, epsabs=epsabs, epsrel=epsrel, limit=lim,
+                             full_output=1)
+        if self._args.status != 0:
+            status = int(self._args.status)
+            self._args.status = 0
+            check(status, "ekoc_quad_kernel (under scipy.integrate.quad)")
+        return res[0], res[1]
+
+
+def quad_kernel(xgrid, k: int, j: int, **kwargs) -> QuadKernel:
+    """The integrand of operator entry (x_k, basis j) for one N-space element
+    as a QuadKernel; `.callable` is the scipy.LowLevelCallable. Keyword
+    arguments: degree, kind ("evolution" | "matching"), family ("ns" |
+    "singlet"), element (index or name: ns+, ns-, nsV; qq, qg, gq, gg;
+    matching qq, hh or gg..hh), order, nf, a0, a1, method, ev_op_iterations,
+    ev_op_max_order, sv_mode, xif, is_threshold, L, matching_method,
+    subtract, cache, limit."""
+    return QuadKernel(xgrid, k, j, **kwargs)

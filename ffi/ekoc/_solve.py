@@ -1,0 +1,421 @@
+"""ekoc.solve: eko's runcards in, eko's operators out (computed by libekoc)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from typing import Callable, Iterator
+
+import numpy as np
+
+from . import _cards, _errors
+from ._core import Profile, ProfileTable, check, dptr
+from ._lib import ffi, load
+
+#: eko's flavour basis: the order of the 14 rows/columns of every operator
+PIDS = (22, -6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)
+
+_OPTIONS = {"epsabs": float, "epsrel": float, "limit": int, "mellin_cut": float, "batch_panels": int,
+            "batch_points": int}
+
+
+class Cancel(Exception):
+    """Raise it from a progress callback to stop the computation."""
+
+
+class _Handle:
+    """Owns one ekoc_operator*; freed when the last TargetOperator goes."""
+
+    def __init__(self, ptr):
+        self.ptr = ffi.gc(ptr, load().ekoc_operator_free)
+
+
+class TargetOperator:
+    """The operator to one target (mu^2, nf), in eko's layout.
+
+    `operator` and `error` are (14, nx, 14, nx) arrays [out pid][out x][in
+    pid][in x] in eko's flavour basis (PIDS), acting on PDF values f(x) (not
+    x f(x)); `failed` flags entries reached by an integral that missed its
+    tolerance. They are computed from the C result on first access.
+    """
+
+    def __init__(self, handle: _Handle, index: int, mu2: float, nf: int, xgrid: np.ndarray, mu2_0: float):
+        self._h = handle
+        self._i = index
+        self.mu2 = mu2
+        self.nf = nf
+        self.xgrid = xgrid
+        self.mu2_0 = mu2_0
+        self._op = self._err = self._failed = None
+
+    @property
+    def ep(self) -> tuple:
+        """eko's key of this operator: (mu^2, nf)."""
+        return (self.mu2, self.nf)
+
+    def _flavor(self):
+        nx = len(self.xgrid)
+        op = np.empty((14, nx, 14, nx))
+        err = np.empty((14, nx, 14, nx))
+        check(load().ekoc_operator_flavor(self._h.ptr, self._i, dptr(op), dptr(err), op.size),
+              "ekoc_operator_flavor")
+        self._op, self._err = op, err
+
+    @property
+    def operator(self) -> np.ndarray:
+        if self._op is None:
+            self._flavor()
+        return self._op
+
+    @property
+    def error(self) -> np.ndarray:
+        if self._err is None:
+            self._flavor()
+        return self._err
+
+    @property
+    def failed(self) -> np.ndarray:
+        """Boolean (14, nx, 14, nx): entries a failed integral reaches."""
+        if self._failed is None:
+            lib = load()
+            nx = len(self.xgrid)
+            flags = np.zeros((14, nx, 14, nx), dtype=np.uint8)
+            count = ffi.new("size_t *")
+            check(lib.ekoc_operator_failed_flavor(self._h.ptr, self._i, ffi.from_buffer("uint8_t[]", flags),
+                                                  flags.size, count), "ekoc_operator_failed_flavor")
+            self._failed = flags.astype(bool)
+        return self._failed
+
+    def evolution_basis(self) -> tuple[np.ndarray, np.ndarray]:
+        """(values, errors) in eko's evolution basis (ph, S, g, V, V3, V8, V15,
+        V24, V35, T3, T8, T15, T24, T35)."""
+        nx = len(self.xgrid)
+        op = np.empty((14, nx, 14, nx))
+        err = np.empty((14, nx, 14, nx))
+        check(load().ekoc_operator_evolution(self._h.ptr, self._i, dptr(op), dptr(err), op.size),
+              "ekoc_operator_evolution")
+        return op, err
+
+    def apply(self, pdf):
+        """Evolves a PDF given at mu_0^2 on the grid to this target.
+
+        `pdf` is an array (..., 14, nx) of f(x) in the flavour basis (PIDS
+        order), or a dict {pid: array(nx)} (missing pids are 0), or an object
+        with LHAPDF's ``xfxQ2(pid, x, Q2)`` (read at mu_0^2). Returns the same
+        kind: an array of the same shape, or a dict {pid: array(nx)}.
+        """
+        nx = len(self.xgrid)
+        if isinstance(pdf, Mapping):
+            bad = sorted(set(pdf) - set(PIDS))
+            if bad:
+                raise ValueError(f"pdf has unknown pid(s) {bad}; eko's pids are {PIDS}")
+            arr = np.zeros((14, nx))
+            for k, pid in enumerate(PIDS):
+                if pid in pdf:
+                    arr[k] = np.asarray(pdf[pid], dtype=float)
+            out = self.apply(arr)
+            return {pid: out[k] for k, pid in enumerate(PIDS)}
+        if hasattr(pdf, "xfxQ2"):
+            arr = np.array([[pdf.xfxQ2(pid, float(x), self.mu2_0) / x for x in self.xgrid] for pid in PIDS])
+            out = self.apply(arr)
+            return {pid: out[k] for k, pid in enumerate(PIDS)}
+        arr = np.asarray(pdf, dtype=float)
+        if arr.ndim < 2 or arr.shape[-2:] != (14, nx):
+            raise ValueError(f"pdf has shape {arr.shape}; expected (..., 14, {nx}) (pids {PIDS} x grid)")
+        flat = np.ascontiguousarray(arr.reshape(-1, 14 * nx))
+        out = np.empty_like(flat)
+        lib = load()
+        for r in range(flat.shape[0]):
+            row_in = flat[r]
+            row_out = out[r]
+            check(lib.ekoc_operator_apply(self._h.ptr, self._i, dptr(row_in), dptr(row_out), row_in.size,
+                                          ffi.NULL), "ekoc_operator_apply")
+        return out.reshape(arr.shape)
+
+    def __repr__(self) -> str:
+        return f"TargetOperator(mu2={self.mu2!r}, nf={self.nf}, nx={len(self.xgrid)})"
+
+
+class Solution(Mapping):
+    """The operators of one ekoc.solve call, keyed like eko: (mu^2, nf).
+
+    `sol[(mu2, nf)]` is a TargetOperator (also found when mu2 is within
+    rtol 1e-6 of a computed scale, as eko's EKO.approx); `sol.apply(pdf)`
+    evolves a PDF to every target. `failures` counts integrals that missed
+    their tolerance; `profile` holds the stage table when requested;
+    `timing` has the wall seconds of the C compute call and of the whole
+    Python call.
+    """
+
+    def __init__(self, setup: _cards.Setup, handle: _Handle, backend: str, profile: ProfileTable | None,
+                 timing: dict):
+        lib = load()
+        self.setup = setup
+        self.xgrid = setup.xgrid
+        self.mu2_0 = setup.mu2_0
+        self.nf0 = setup.nf0
+        self.backend = backend
+        self.profile = profile
+        self.timing = timing
+        self.failures = int(lib.ekoc_operator_failures(handle.ptr))
+        self._ops = {}
+        mu2 = ffi.new("double *")
+        nf = ffi.new("int32_t *")
+        for i, (card_mu2, _) in enumerate(setup.targets):
+            check(lib.ekoc_operator_target(handle.ptr, i, mu2, nf), "ekoc_operator_target")
+            key = (card_mu2, int(nf[0]))  # the card's float, bitwise eko's key
+            self._ops[key] = TargetOperator(handle, i, card_mu2, int(nf[0]), setup.xgrid, setup.mu2_0)
+
+    @property
+    def targets(self) -> list:
+        return list(self._ops)
+
+    def _find(self, ep):
+        if ep in self._ops:
+            return self._ops[ep]
+        mu2, nf = ep
+        close = [k for k in self._ops if k[1] == nf and np.isclose(mu2, k[0], rtol=1e-6, atol=1e-10)]
+        if len(close) == 1:
+            return self._ops[close[0]]
+        raise KeyError(f"no operator for (mu2={mu2!r}, nf={nf}); targets are {self.targets}")
+
+    def __getitem__(self, ep) -> TargetOperator:
+        return self._find(tuple(ep))
+
+    def __iter__(self) -> Iterator:
+        return iter(self._ops)
+
+    def __len__(self) -> int:
+        return len(self._ops)
+
+    def apply(self, pdf) -> dict:
+        """{(mu2, nf): evolved pdf} for every target (see TargetOperator.apply)."""
+        return {ep: op.apply(pdf) for ep, op in self._ops.items()}
+
+    def to_eko(self, path, theory_card, operator_card):
+        """Writes an EKO output file (eko's tar format, readable with
+        eko.EKO.read) holding these operators; needs eko installed."""
+        from ._accel import write_eko
+
+        write_eko(self, theory_card, operator_card, path)
+
+    def __repr__(self) -> str:
+        return f"Solution(backend={self.backend!r}, nx={len(self.xgrid)}, targets={self.targets})"
+
+
+def _text_bar(stream=None):
+    """A plain-text progress bar for terminals without tqdm."""
+    stream = stream or sys.stderr
+    state = {"last": -1}
+
+    def bar(done, total):
+        pct = int(100 * done / total) if total else 100
+        if pct != state["last"]:
+            state["last"] = pct
+            filled = pct // 4
+            stream.write(f"\rekoc [{'#' * filled}{'.' * (25 - filled)}] {pct:3d}% ({done}/{total} rows)")
+            if done >= total:
+                stream.write("\n")
+            stream.flush()
+
+    return bar
+
+
+def progress_bar(desc: str = "ekoc"):
+    """A progress callback drawing a bar: tqdm.auto (a widget in notebooks)
+    when tqdm is installed, plain text on stderr otherwise."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _text_bar()
+    state = {}
+
+    def bar(done, total):
+        if "bar" not in state:
+            state["bar"] = tqdm(total=total, desc=desc, unit="row")
+        b = state["bar"]
+        b.update(done - b.n)
+        if done >= total:
+            b.close()
+
+    return bar
+
+
+class _Progress:
+    """The C progress callback: forwards (done, total) to a Python callable,
+    records the counts for polling, and turns an exception raised in the
+    callable (Cancel, KeyboardInterrupt, ...) or a cancel() into a stop."""
+
+    def __init__(self, fn: Callable | None):
+        self.fn = fn
+        self.done = 0
+        self.total = 0
+        self.cancelled = False
+        self.exc: BaseException | None = None
+        self.c = ffi.callback("int(void *, uint64_t, uint64_t)", self._call)
+
+    def _call(self, _data, done, total):
+        try:
+            self.done, self.total = int(done), int(total)
+            if self.cancelled:
+                return 1
+            if self.fn is not None:
+                self.fn(self.done, self.total)
+            return 0
+        except BaseException as exc:  # noqa: BLE001 - any exception stops the computation
+            self.exc = exc
+            self.cancelled = True
+            return 1
+
+
+def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progress: _Progress | None):
+    lib = load()
+    th = ffi.new("ekoc_theory *")
+    lib.ekoc_theory_default(th)
+    th.order = setup.order
+    th.alphas = setup.alphas
+    th.mu2_ref = setup.mu2_ref
+    th.nf_ref = setup.nf_ref
+    for h in range(3):
+        th.masses[h] = setup.masses[h]
+        th.matching_ratios[h] = setup.matching_ratios[h]
+    th.xif = setup.xif
+    th.matching_order = setup.matching_order
+    rq = ffi.new("ekoc_request *")
+    lib.ekoc_request_default(rq)
+    mu2 = np.array([t[0] for t in setup.targets], dtype=float)
+    nf = np.array([t[1] for t in setup.targets], dtype=np.int32)
+    keep += [mu2, nf, setup.xgrid]
+    rq.mu2_0 = setup.mu2_0
+    rq.nf0 = setup.nf0
+    rq.mu2 = dptr(mu2)
+    rq.nf = ffi.from_buffer("int32_t[]", nf)
+    rq.n_targets = len(mu2)
+    rq.xgrid = dptr(setup.xgrid)
+    rq.nx = len(setup.xgrid)
+    rq.degree = setup.degree
+    rq.method = setup.method
+    rq.ev_op_iterations = setup.ev_op_iterations
+    rq.ev_op_max_order = setup.ev_op_max_order
+    rq.sv_mode = setup.sv_mode
+    rq.inversion_method = setup.inversion_method
+    if backend not in _cards.BACKENDS:
+        raise ValueError(f"backend={backend!r} is not one of {list(_cards.BACKENDS)}")
+    rq.backend = _cards.BACKENDS[backend]
+    rq.n_threads = setup.n_threads
+    for key, value in options.items():
+        if key not in _OPTIONS:
+            raise TypeError(f"unknown option {key!r}; ekoc.solve accepts {sorted(_OPTIONS)}")
+        setattr(rq, key, _OPTIONS[key](value))
+    if progress is not None:
+        rq.progress = progress.c
+        rq.progress_data = ffi.NULL
+    return th, rq
+
+
+def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: int | None = None,
+          progress=None, profile: bool = False, _state: _Progress | None = None, **options) -> Solution:
+    """Computes eko's evolution kernel operators with libekoc.
+
+    theory_card, operator_card: eko 0.15 TheoryCard / OperatorCard objects,
+        or dicts with the same fields (scales linear in GeV).
+    backend: "adaptive" (GSL QAGS per entry, as eko), "batch" (fixed nodes,
+        N-space work shared by all entries) or "gpu".
+    n_threads: worker threads; None takes the card's n_integration_cores
+        (<= 0: all cores).
+    progress: None, True (a bar: tqdm when installed) or a callable
+        (done, total) called after each row of each part (outside the hot
+        path); raising (e.g. ekoc.Cancel) inside it stops the computation and
+        re-raises here.
+    profile: attach the stage table (ekoc.profile returns it directly).
+    options: epsabs, epsrel, limit, mellin_cut (eko: 1e-12, 1e-5, 100,
+        0.05), batch_panels, batch_points.
+
+    Returns a Solution mapping each target (mu^2, nf) to its TargetOperator.
+    Raises NotImplementedError naming the card field ekoc cannot handle, and
+    ekoc.EkocError subclasses (ValueError, MemoryError, ...) carrying the C
+    library's message.
+    """
+    t_start = time.perf_counter()
+    lib = load()
+    setup = _cards.translate(theory_card, operator_card, n_threads)
+    if progress is True:
+        progress = progress_bar()
+    state = _state if _state is not None else _Progress(progress if callable(progress) else None)
+    if _state is not None and callable(progress):
+        state.fn = progress
+    keep: list = []
+    th, rq = _request(setup, backend, options, keep, state)
+    prof = Profile()
+    out = ffi.new("ekoc_operator **")
+    t0 = time.perf_counter()
+    status = lib.ekoc_compute(th, rq, prof.ptr, out)
+    t1 = time.perf_counter()
+    if status != _errors.OK:
+        if status == _errors.ERR_CANCELLED and state.exc is not None:
+            try:
+                check(status, "ekoc_compute")
+            except _errors.EkocCancelled as cancelled:
+                raise state.exc from cancelled
+        check(status, "ekoc_compute")
+    handle = _Handle(out[0])
+    table = prof.table()
+    timing = {"compute_s": t1 - t0}
+    sol = Solution(setup, handle, backend, table if profile else None, timing)
+    timing["python_s"] = time.perf_counter() - t_start
+    return sol
+
+
+def profile(theory_card, operator_card, backend: str = "adaptive", **kwargs) -> tuple[Solution, ProfileTable]:
+    """ekoc.solve with the node timer: returns (solution, table) where the
+    table lists (stage, start_ns, end_ns) for planning and couplings, every
+    evolution segment and matching, the composition and the whole compute."""
+    sol = solve(theory_card, operator_card, backend, profile=True, **kwargs)
+    return sol, sol.profile
+
+
+class Job:
+    """A computation running on a background thread (ekoc.submit), for
+    polling: `progress` is (rows done, rows total), `done()`, `result()`,
+    `cancel()`. The C library releases the GIL, so the caller (a notebook)
+    stays responsive."""
+
+    def __init__(self, theory_card, operator_card, backend="adaptive", **kwargs):
+        self._state = _Progress(None)
+        self._result = None
+        self._exc = None
+        self._thread = threading.Thread(target=self._run, args=(theory_card, operator_card, backend, kwargs),
+                                        daemon=True, name="ekoc-solve")
+        self._thread.start()
+
+    def _run(self, theory_card, operator_card, backend, kwargs):
+        try:
+            self._result = solve(theory_card, operator_card, backend, _state=self._state, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed to result()
+            self._exc = exc
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return (self._state.done, self._state.total)
+
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def cancel(self) -> None:
+        """Asks the computation to stop at the next row; result() then raises EkocCancelled."""
+        self._state.cancelled = True
+
+    def result(self, timeout: float | None = None) -> Solution:
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError("ekoc computation still running")
+        if self._exc is not None:
+            raise self._exc
+        return self._result
+
+
+def submit(theory_card, operator_card, backend: str = "adaptive", **kwargs) -> Job:
+    """Starts ekoc.solve on a background thread and returns a Job to poll."""
+    return Job(theory_card, operator_card, backend, **kwargs)

@@ -1,0 +1,98 @@
+"""Small eko runcards shared by the ekoc-vs-eko tests, the reference
+generator (gen_eko_reference.py) and perf/vs_eko.py.
+
+Every card is a pair of plain dicts with exactly the fields of eko 0.15's
+TheoryCard / OperatorCard (scales linear, in GeV), so it feeds both
+``eko.TheoryCard.from_dict`` and ``ekoc.solve`` unchanged. Grids are small
+(15 points, degree 4) to keep eko's runtime in minutes.
+"""
+
+import copy
+import math
+
+NX = 15
+XMIN = 1e-4
+SQRT2 = math.sqrt(2.0)
+
+
+def lambert_grid(n=NX, xmin=XMIN):
+    """eko's lambertgrid(n, xmin) computed here so the cards need no eko import:
+    y(x) = 5(1-x) - ln x, n points y_i equally spaced from y(xmin) to 0,
+    x_i = W0(5 e^(5 - y_i)) / 5 (arXiv:2008.12789 eq. 2.11)."""
+    from scipy.special import lambertw
+
+    ymin = 5.0 * (1.0 - xmin) - math.log(xmin)
+    out = []
+    for i in range(n):
+        y = ymin + (0.0 - ymin) * i / (n - 1)
+        out.append(float(lambertw(5.0 * math.exp(5.0 - y)).real / 5.0))
+    out[-1] = 1.0
+    return out
+
+
+def _theory(order, *, xif=1.0, ffns=False):
+    th = dict(
+        order=[order, 0],
+        couplings=dict(alphas=0.118, alphaem=0.007496252, ref=[91.2, 5], em_running=False),
+        heavy=dict(
+            masses=[[1.51, math.nan], [4.92, math.nan], [172.5, math.nan]],
+            masses_scheme="pole",
+            matching_ratios=[1.0, 1.0, 1.0],
+        ),
+        xif=xif,
+        n3lo_ad_variation=[0, 0, 0, 0, 0, 0, 0],
+        use_fhmruvv=True,
+        matching_order=[order - 1, 0],
+    )
+    if ffns:  # LHA-style FFNS with 4 flavours: c below every scale, b and t never reached
+        th["couplings"] = dict(alphas=0.35, alphaem=0.007496252, ref=[SQRT2, 4], em_running=False)
+        th["heavy"]["masses"] = [[SQRT2, math.nan], [4.5, math.nan], [175.0, math.nan]]
+        th["heavy"]["matching_ratios"] = [0.0, math.inf, math.inf]
+    return th
+
+
+def _operator(init, mugrid, *, method="iterate-exact", scvar=None, inversion=None, nx=NX):
+    return dict(
+        init=list(init),
+        mugrid=[list(m) for m in mugrid],
+        xgrid=lambert_grid(nx),
+        configs=dict(
+            evolution_method=method,
+            ev_op_max_order=[10, 0],
+            ev_op_iterations=10,
+            scvar_method=scvar,
+            inversion_method=inversion,
+            interpolation_polynomial_degree=4,
+            interpolation_is_log=True,
+            polarized=False,
+            time_like=False,
+            n_integration_cores=1,
+        ),
+        debug=dict(skip_singlet=False, skip_non_singlet=False),
+    )
+
+
+# name -> (theory dict, operator dict, what it covers)
+CARDS = {
+    "lo_ffns": (_theory(1, ffns=True), _operator((SQRT2, 4), [(100.0, 4)]), "LO, FFNS nf=4, iterate-exact"),
+    "nlo_vfns": (_theory(2), _operator((1.65, 4), [(10.0, 5), (100.0, 5)]),
+                 "NLO, VFNS across the b threshold, two targets sharing a part, iterate-exact"),
+    "nlo_vfns_truncated": (_theory(2), _operator((1.65, 4), [(10.0, 5)], method="truncated"),
+                           "NLO, VFNS, truncated solution"),
+    "nnlo_vfns": (_theory(3), _operator((1.65, 4), [(10.0, 5)]), "NNLO, VFNS with NNLO matching, iterate-exact"),
+    "nnlo_ffns_perturbative": (_theory(3, ffns=True),
+                               _operator((SQRT2, 4), [(100.0, 4)], method="perturbative-exact"),
+                               "NNLO, FFNS nf=4, perturbative-exact"),
+    "nlo_sv_exponentiated": (_theory(2, xif=SQRT2), _operator((1.65, 4), [(10.0, 5)], scvar="exponentiated"),
+                             "NLO, VFNS, xif=sqrt2 exponentiated"),
+    "nnlo_sv_expanded": (_theory(3, xif=1.0 / SQRT2), _operator((1.65, 4), [(10.0, 5)], scvar="expanded"),
+                         "NNLO, VFNS, xif=1/sqrt2 expanded"),
+    "nlo_backward_exact": (_theory(2), _operator((10.0, 5), [(2.0, 4)], inversion="exact"),
+                           "NLO, VFNS downward across the b threshold, exact backward matching"),
+}
+
+
+def card(name):
+    """Deep copies of the (theory, operator) dicts of a card."""
+    th, op, _ = CARDS[name]
+    return copy.deepcopy(th), copy.deepcopy(op)

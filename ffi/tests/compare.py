@@ -1,0 +1,49 @@
+"""The tolerance of ekoc-vs-eko operator comparisons (tests and perf).
+
+eko integrates every operator element of every part in its evolution basis
+with scipy's QUADPACK to epsrel = 1e-5 (epsabs = 1e-12): an integral stops
+once its error estimate is below max(epsabs, epsrel |I|); ekoc's adaptive
+backend uses the same rule through GSL. The operators compared here are in
+the flavour basis, where an entry (a, x_k; b, x_j) is a combination, over
+flavours, of evolution-basis entries at the same (x_k, x_j): a small flavour
+entry can be a difference of large ones. So each entry gets
+
+    tol = epsrel * (M_eko + M_ekoc)     # both codes' relative budgets, M = max over
+                                          the 14 x 14 flavour pairs at (x_k, x_j)
+        + |err_eko| + |err_ekoc|         # both propagated error estimates
+        + epsabs * max|op_eko|           # eko's absolute floor through the products of parts
+
+and a comparison passes when |op_ekoc - op_eko| <= tol everywhere. (eko's
+own error arrays can hold negative numbers in the flavour basis: it rotates
+them with signed coefficients; their absolute value is used.)
+"""
+
+import numpy as np
+
+EPSREL = 1e-5
+EPSABS = 1e-12
+
+
+def compare(op, err, ref, ref_err, epsrel=EPSREL, epsabs=EPSABS):
+    """Statistics of op (ekoc) against ref (eko): max |deviation|, where,
+    the deviation relative to max|ref|, the worst deviation / tolerance
+    ratio (<= 1 passes) and the largest relative deviation over entries
+    above 1e-6 of max|ref|."""
+    op, err, ref, ref_err = (np.asarray(a, dtype=float) for a in (op, err, ref, ref_err))
+    d = np.abs(op - ref)
+    scale = float(np.max(np.abs(ref)))
+    m_ref = np.max(np.abs(ref), axis=(0, 2), keepdims=True)
+    m_op = np.max(np.abs(op), axis=(0, 2), keepdims=True)
+    tol = epsrel * (m_ref + m_op) + np.abs(ref_err) + np.abs(err) + epsabs * scale
+    ratio = d / tol
+    worst = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    big = np.abs(ref) > 1e-6 * scale
+    return {
+        "max_abs_dev": float(d.max()),
+        "at": tuple(int(i) for i in np.unravel_index(int(np.argmax(d)), d.shape)),
+        "max_dev_over_scale": float(d.max() / scale),
+        "max_ratio": float(ratio.max()),
+        "worst": tuple(int(i) for i in worst),
+        "max_rel_dev_big": float(np.max(d[big] / np.abs(ref[big]))) if big.any() else 0.0,
+        "scale": scale,
+    }

@@ -1,0 +1,13 @@
+"""pytest setup for ffi/tests: the ekoc package is imported from this
+checkout (ffi/) unless an installed one is asked for with EKOC_TEST_INSTALLED=1,
+and the library comes from EKOC_LIB (set by `make test`) or build/libekoc.so."""
+
+import os
+import pathlib
+import sys
+
+FFI = pathlib.Path(__file__).resolve().parents[1]
+HERE = pathlib.Path(__file__).resolve().parent
+if os.environ.get("EKOC_TEST_INSTALLED", "0") != "1":
+    sys.path.insert(0, str(FFI))
+sys.path.insert(0, str(HERE))
