@@ -61,7 +61,7 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
 
     tc = theory_card if isinstance(theory_card, eko.TheoryCard) else eko.TheoryCard.from_dict(theory_card)
     oc = operator_card if isinstance(operator_card, eko.OperatorCard) else eko.OperatorCard.from_dict(operator_card)
-    with EKO.create(pathlib.Path(path)) as builder:
+    with EKO.create(path) as builder:  # path as eko.solve got it: eko's own checks (Path, .tar, new) apply
         out = builder.load_cards(tc, oc).build()
         recipes.create(out)
         for ep in oc.evolgrid:

@@ -117,6 +117,14 @@ def _number(value, where, kind=float):
     return out
 
 
+def _scale(value, where):
+    """A linear scale mu in GeV: eko squares it, so its sign would be lost."""
+    mu = _number(value, where)
+    if not mu > 0:
+        raise ValueError(f"{where}={value!r}: a scale mu (GeV, linear) must be > 0")
+    return mu
+
+
 def theory_dict(theory_card) -> dict:
     return _plain(theory_card)
 
@@ -161,7 +169,7 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
     _unknown(couplings, {"alphas", "alphaem", "ref", "em_running"}, "theory_card.couplings")
     alphas = _number(_need(couplings, "alphas", "theory_card.couplings"), "theory_card.couplings.alphas")
     ref = _pair(_need(couplings, "ref", "theory_card.couplings"), "theory_card.couplings.ref")
-    mu_ref = _number(ref[0], "theory_card.couplings.ref[0]")
+    mu_ref = _scale(ref[0], "theory_card.couplings.ref[0]")
     nf_ref = _number(ref[1], "theory_card.couplings.ref[1]", int)
     # alphaem and em_running only act with order[1] > 0, rejected above
     heavy = _need(th, "heavy", "theory_card")
@@ -219,18 +227,18 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
         xif_eff = xif
     inversion = _plain(configs.get("inversion_method"))
     init = _pair(_need(op, "init", "operator_card"), "operator_card.init")
-    mu0 = _number(init[0], "operator_card.init[0]")
+    mu0 = _scale(init[0], "operator_card.init[0]")
     nf0 = _number(init[1], "operator_card.init[1]", int)
     targets = []
     for i, ep in enumerate(_need(op, "mugrid", "operator_card")):
         ep = _pair(ep, f"operator_card.mugrid[{i}]")
-        mu = _number(ep[0], f"operator_card.mugrid[{i}][0]")
+        mu = _scale(ep[0], f"operator_card.mugrid[{i}][0]")
         nf = _number(ep[1], f"operator_card.mugrid[{i}][1]", int)
         targets.append((mu**2, nf))
     if not targets:
         raise ValueError("operator_card.mugrid is empty: nothing to compute")
     if inversion is None:
-        if any(nf < nf0 for _, nf in targets):
+        if any(3 <= nf < nf0 <= 6 for _, nf in targets):  # (other nf: the C library's error)
             _unsupported("operator_card.configs.inversion_method", None,
                          "a downward matching without an inversion method (eko then applies the forward "
                          "matching; set 'exact' or 'expanded')")

@@ -45,7 +45,7 @@ def _host(n):
     arr = np.asarray(n)
     if not (np.issubdtype(arr.dtype, np.number)):
         raise TypeError(f"N must be numeric, got dtype {arr.dtype}")
-    return np.ascontiguousarray(arr, dtype=np.complex128), xp
+    return np.asarray(arr, dtype=np.complex128, order="C"), xp
 
 
 def _back(result: np.ndarray, xp):

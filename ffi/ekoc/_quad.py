@@ -14,6 +14,8 @@ upper half of eko's Talbot path, u in [1/2, 1 - cut] (include/ekoc/kernel.h).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _cards, _errors
@@ -27,6 +29,10 @@ ELEMENTS = {
     ("matching", "singlet"): {f"{a}{b}": 3 * i + j for i, a in enumerate("gqh") for j, b in enumerate("gqh")},
 }
 SIZES = {("evolution", "ns"): 3, ("evolution", "singlet"): 4, ("matching", "ns"): 2, ("matching", "singlet"): 9}
+
+
+class IntegrationWarning(UserWarning):
+    """GSL QAGS stopped without reaching the tolerance (the estimate is returned)."""
 
 
 class QuadKernel:
@@ -143,7 +149,9 @@ class QuadKernel:
     def integrate(self, cut: float = 0.05, epsabs: float = 1e-12, epsrel: float = 1e-5,
                   limit: int | None = None) -> tuple[float, float]:
         """(value, error) of ekoc_quad_integrate: GSL QAGS over [0.5, 1 - cut]
-        (needs the workspace: cache=True)."""
+        (needs the workspace: cache=True). When GSL stops short of the
+        tolerance the estimate is still returned, with an IntegrationWarning
+        (scipy.integrate.quad does the same)."""
         if self._ws == ffi.NULL:
             raise _errors.EkocValueError(_errors.ERR_NULL_POINTER, "EKOC_ERR_NULL_POINTER",
                                          "integrate() needs the GSL workspace: build the kernel with cache=True",
@@ -151,8 +159,13 @@ class QuadKernel:
         value = ffi.new("double *")
         error = ffi.new("double *")
         lim = self.limit if limit is None else int(limit)
-        check(load().ekoc_quad_integrate(self._args, float(cut), float(epsabs), float(epsrel), lim, value, error),
-              "ekoc_quad_integrate")
+        status = load().ekoc_quad_integrate(self._args, float(cut), float(epsabs), float(epsrel), lim, value, error)
+        if status == _errors.ERR_INTEGRATION:
+            # like scipy.integrate.quad: the estimate is kept, with a warning
+            message = ffi.string(load().ekoc_last_error()).decode("utf-8", "replace")
+            warnings.warn(f"ekoc_quad_integrate: {message}", IntegrationWarning, stacklevel=2)
+        else:
+            check(status, "ekoc_quad_integrate")
         return float(value[0]), float(error[0])
 
     def quad(self, cut: float = 0.05, epsabs: float = 1e-12, epsrel: float = 1e-5, limit: int | None = None):

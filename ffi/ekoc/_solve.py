@@ -197,9 +197,11 @@ class Solution(Mapping):
     def to_eko(self, path, theory_card, operator_card):
         """Writes an EKO output file (eko's tar format, readable with
         eko.EKO.read) holding these operators; needs eko installed."""
+        import pathlib
+
         from ._accel import write_eko
 
-        write_eko(self, theory_card, operator_card, path)
+        write_eko(self, theory_card, operator_card, pathlib.Path(path))
 
     def __repr__(self) -> str:
         return f"Solution(backend={self.backend!r}, nx={len(self.xgrid)}, targets={self.targets})"

@@ -1,0 +1,150 @@
+"""The eko accelerator: an unmodified eko script run plainly and under
+`python -m ekoc.accel` writes EKO files with the same operators (within
+eko's tolerance), the same keys and cards; the in-process hook
+(`import ekoc.accel`) patches eko.solve, logs which code ran and why, falls
+back to eko for cards ekoc does not support, and uninstalls cleanly."""
+
+import logging
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cards
+from compare import compare
+
+eko = pytest.importorskip("eko")
+
+SCRIPT = '''
+# an unmodified eko user script: LO, VFNS (4 -> 5 flavours), small grid
+import pathlib
+import sys
+import numpy as np
+import eko
+from ekobox.cards import example
+
+th = example.raw_theory()
+op = example.raw_operator()
+th["order"] = [1, 0]
+th["matching_order"] = [0, 0]
+op["init"] = [1.65, 4]
+op["mugrid"] = [[10.0, 5], [50.0, 5]]
+op["xgrid"] = np.geomspace(1e-3, 1.0, 12).tolist()
+eko.solve(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(op), pathlib.Path(sys.argv[1]))
+with eko.EKO.read(sys.argv[1]) as e:
+    for ep, o in e.items():
+        pdf = np.ones((14, len(e.xgrid)))
+        print(ep, float(np.einsum("aibj,bj->ai", o.operator, pdf)[7, 4]))
+'''
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    return env
+
+
+def test_unmodified_script_same_output(tmp_path):
+    script = tmp_path / "user_script.py"
+    script.write_text(SCRIPT)
+    plain, fast = tmp_path / "eko.tar", tmp_path / "ekoc.tar"
+    r1 = subprocess.run([sys.executable, str(script), str(plain)], capture_output=True, text=True, env=_env(),
+                        timeout=600)
+    assert r1.returncode == 0, r1.stderr
+    r2 = subprocess.run([sys.executable, "-m", "ekoc.accel", str(script), str(fast)], capture_output=True,
+                        text=True, env=_env(), timeout=600)
+    assert r2.returncode == 0, r2.stderr
+    lines = [ln for ln in r2.stderr.splitlines() if ln.startswith("ekoc.accel:")]
+    assert len(lines) == 1 and "ekoc computed this EKO" in lines[0] and "LO" in lines[0], r2.stderr
+    # the script's own printout: same keys, numbers within tolerance
+    out1 = [ln.split(") ") for ln in r1.stdout.splitlines()]
+    out2 = [ln.split(") ") for ln in r2.stdout.splitlines()]
+    assert [a for a, _ in out1] == [a for a, _ in out2]
+    np.testing.assert_allclose([float(b) for _, b in out2], [float(b) for _, b in out1], rtol=2e-5)
+    # the files: same cards and targets, operators within eko's tolerance
+    with eko.EKO.read(plain) as a, eko.EKO.read(fast) as b:
+        assert a.theory_card.raw == b.theory_card.raw or str(a.theory_card.raw) == str(b.theory_card.raw)
+        assert a.operator_card.raw == b.operator_card.raw
+        assert np.array_equal(a.xgrid.raw, b.xgrid.raw)
+        assert sorted(a.evolgrid) == sorted(b.evolgrid)
+        assert len(list(a.recipes)) == len(list(b.recipes))
+        for ep in a.evolgrid:
+            oa, ob = a[ep], b[ep]
+            stats = compare(ob.operator, ob.error, oa.operator, oa.error)
+            print(f"\naccelerated script, target {ep}: max |dev| {stats['max_abs_dev']:.3g}, "
+                  f"max dev/tol {stats['max_ratio']:.3g}")
+            assert stats["max_ratio"] <= 1.0, stats
+
+
+@pytest.fixture
+def hook(caplog):
+    import ekoc.accel as accel  # installs the hook
+
+    caplog.set_level(logging.INFO, logger="ekoc.accel")
+    yield accel
+    accel.uninstall()
+
+
+def test_hook_in_process(tmp_path, hook, caplog):
+    import eko.runner.managed as managed
+
+    assert hook.is_installed()
+    assert getattr(eko.solve, "__ekoc_accel__", False) and eko.solve is managed.solve is eko.runner.solve
+    th, op = cards.card("nlo_vfns")
+    path = tmp_path / "out.tar"
+    eko.solve(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(op), path)
+    assert any("ekoc computed this EKO" in r.getMessage() for r in caplog.records)
+    ref = np.load(pathlib.Path(__file__).parent / "data" / "eko_nlo_vfns.npz")
+    with eko.EKO.read(path) as e:
+        for i, (mu2, nf) in enumerate(ref["targets"]):
+            o = e[(float(mu2), int(nf))]
+            stats = compare(o.operator, o.error, ref["operators"][i], ref["errors"][i])
+            assert stats["max_ratio"] <= 1.0, stats
+    hook.uninstall()
+    assert not getattr(eko.solve, "__ekoc_accel__", False)
+    assert eko.solve is managed.solve is eko.runner.solve
+
+
+def test_fallback_to_eko_names_the_reason(tmp_path, hook, caplog):
+    from ekoc import _accel
+
+    calls = []
+    patched = _accel._make_solve(lambda t, o, p: calls.append(p))
+    th, op = cards.card("lo_ffns")
+    op["configs"]["time_like"] = True
+    patched(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(op), tmp_path / "x.tar")
+    assert calls == [tmp_path / "x.tar"]
+    msg = [r.getMessage() for r in caplog.records if "eko computes" in r.getMessage()]
+    assert msg and "time_like" in msg[-1]
+    # EKOC_ACCEL=0 switches ekoc off
+    os.environ["EKOC_ACCEL"] = "0"
+    try:
+        patched(*cards.card("lo_ffns"), tmp_path / "y.tar")
+    finally:
+        del os.environ["EKOC_ACCEL"]
+    assert len(calls) == 2 and "EKOC_ACCEL=0" in caplog.records[-1].getMessage()
+
+
+def test_ipython_extension(hook, caplog):
+    hook.unload_ipython_extension(None)
+    assert not hook.is_installed()
+    hook.load_ipython_extension(None)
+    assert hook.is_installed()
+    assert getattr(eko.solve, "__ekoc_accel__", False)
+
+
+def test_hook_patches_eko_imported_later(tmp_path):
+    """Installed before eko is imported, the hook patches every alias."""
+    code = (
+        "import ekoc.accel, sys\n"
+        "assert 'eko' not in sys.modules\n"
+        "import eko, eko.runner, eko.runner.managed as m\n"
+        "from ekobox import evol_pdf\n"
+        "assert eko.solve is eko.runner.solve is m.solve and m.solve.__ekoc_accel__\n"
+        "print('ok')\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=300)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr

@@ -1,0 +1,155 @@
+"""Bad input raises Python exceptions carrying the C library's message;
+features ekoc lacks raise NotImplementedError naming the card field; nothing
+crashes the interpreter (the crash-prone calls run in a subprocess too)."""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cards
+import ekoc
+
+
+def _cards(name="lo_ffns"):
+    return cards.card(name)
+
+
+@pytest.mark.parametrize(
+    "edit,field",
+    [
+        (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]"),
+        (lambda th, op: th.update(order=[4, 0]), "theory_card.order[0]"),
+        (lambda th, op: th.update(matching_order=[0, 1]), "theory_card.matching_order[1]"),
+        (lambda th, op: th["heavy"].update(masses_scheme="msbar"), "theory_card.heavy.masses_scheme"),
+        (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized"),
+        (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like"),
+        (lambda th, op: op["configs"].update(interpolation_is_log=False),
+         "operator_card.configs.interpolation_is_log"),
+        (lambda th, op: op["debug"].update(skip_singlet=True), "operator_card.debug.skip_singlet"),
+        (lambda th, op: op.update(mugrid=[[1.0, 3]]), "operator_card.configs.inversion_method"),
+    ],
+)
+def test_unsupported_features_name_the_field(edit, field):
+    th, op = _cards("nlo_vfns")
+    edit(th, op)
+    with pytest.raises(NotImplementedError, match=field.replace("[", r"\[").replace("]", r"\]")):
+        ekoc.solve(th, op)
+    ok, why = ekoc.supported(th, op)
+    assert not ok and field in why
+
+
+@pytest.mark.parametrize(
+    "edit,cls,pattern",
+    [
+        (lambda th, op: op.update(init=[1.65, 7]), ekoc.EkocValueError, "nf0=7"),
+        (lambda th, op: op.update(mugrid=[[10.0, 2]]), ekoc.EkocValueError, r"nf\[0\]=2"),
+        (lambda th, op: th["couplings"].update(alphas=math.nan), ekoc.EkocValueError, "alphas"),
+        (lambda th, op: th["couplings"].update(ref=[-1.0, 4]), ValueError, r"ref\[0\]=-1.0"),
+        (lambda th, op: (th.update(xif=-1.0), op["configs"].update(scvar_method="expanded")), ekoc.EkocValueError,
+         "xif=-1"),
+        (lambda th, op: op.update(xgrid=[0.1, 0.1, 0.5, 1.0]), ekoc.EkocValueError, "strictly ascending"),
+        (lambda th, op: op.update(xgrid=[0.0, 0.1, 0.5, 1.0]), ekoc.EkocValueError, "xgrid"),
+        (lambda th, op: op["configs"].update(interpolation_polynomial_degree=40), ekoc.EkocValueError, "degree"),
+        (lambda th, op: op["configs"].update(ev_op_iterations=0), ekoc.EkocValueError, "ev_op_iterations"),
+        (lambda th, op: th["heavy"].update(masses=[[5.0, math.nan], [4.5, math.nan], [175.0, math.nan]]),
+         ekoc.EkocValueError, "ascending"),
+    ],
+)
+def test_bad_input_carries_the_c_message(edit, cls, pattern):
+    th, op = _cards()
+    edit(th, op)
+    with pytest.raises(cls, match=pattern) as info:
+        ekoc.solve(th, op)
+    err = info.value
+    assert isinstance(err, ValueError)
+    if isinstance(err, ekoc.EkocError):  # from the C library: its status and message
+        assert err.status_name.startswith("EKOC_ERR_") and err.message and err.message in str(err)
+
+
+def test_malformed_cards():
+    th, op = _cards()
+    with pytest.raises(ValueError, match="unknown field"):
+        ekoc.solve({**th, "PTO": 1}, op)
+    with pytest.raises(KeyError, match="theory_card.order"):
+        ekoc.solve({k: v for k, v in th.items() if k != "order"}, op)
+    with pytest.raises(ValueError, match="evolution_method"):
+        op["configs"]["evolution_method"] = "magic"
+        ekoc.solve(th, op)
+    with pytest.raises(TypeError):
+        ekoc.solve(42, op)
+
+
+def test_bad_call_arguments():
+    th, op = _cards()
+    with pytest.raises(ValueError, match="backend"):
+        ekoc.solve(th, op, backend="quantum")
+    with pytest.raises(TypeError, match="unknown option"):
+        ekoc.solve(th, op, tolerance=3)
+    with pytest.raises(ekoc.EkocValueError, match="limit"):
+        ekoc.solve(th, op, limit=0)
+    sol = ekoc.solve(th, op)
+    t = sol[sol.targets[0]]
+    with pytest.raises(ValueError, match="shape"):
+        t.apply(np.ones((13, len(sol.xgrid))))
+    with pytest.raises(ValueError, match="unknown pid"):
+        t.apply({7: np.ones(len(sol.xgrid))})
+    with pytest.raises(ekoc.EkocValueError, match="not finite"):
+        t.apply(np.full((14, len(sol.xgrid)), np.nan))
+
+
+def test_gpu_backend_without_device_is_a_clean_error():
+    th, op = _cards()
+    try:
+        sol = ekoc.solve(th, op, backend="gpu")
+    except ekoc.EkocNoDevice as exc:
+        assert exc.status_name == "EKOC_ERR_NO_DEVICE" and exc.message
+    else:  # a machine with a CUDA build and a device
+        assert len(sol) == 1
+
+
+def test_ekore_errors():
+    with pytest.raises(ekoc.EkocValueError, match="nf"):
+        ekoc.gamma_ns(2, "ns+", 2.5, 9)
+    with pytest.raises(ekoc.EkocValueError):
+        ekoc.gamma_singlet(2, [1.0 + 0j], 4)  # N = 1 is a singlet pole
+    with pytest.raises(ekoc.EkocValueError, match="mode"):
+        ekoc.gamma_ns(2, "ns*", 2.5, 4)
+    with pytest.raises(ekoc.EkocValueError, match="order"):
+        ekoc.gamma_ns(5, "ns+", 2.5, 4)
+    with pytest.raises(ekoc.EkocValueError, match="not finite"):
+        ekoc.evolution_kernel([np.nan], order=1, nf=4, a0=0.2, a1=0.1)
+
+
+def test_nothing_crashes_the_interpreter():
+    """A batch of hostile calls in a child interpreter: it must exit 0 with
+    every call raising a Python exception."""
+    code = r"""
+import math, numpy as np, ekoc, cards
+calls = [
+    lambda: ekoc.solve(*cards.card("lo_ffns"), limit=-5),
+    lambda: ekoc.solve({**cards.card("lo_ffns")[0], "xif": math.inf}, cards.card("nlo_sv_exponentiated")[1]),
+    lambda: ekoc.lambert_grid(1, 0.1),
+    lambda: ekoc.lambert_grid(10, 2.0),
+    lambda: ekoc.gamma_singlet(3, np.array([0.0, -1.0]), 4),
+    lambda: ekoc.evolution_kernel([2.0], order=0, nf=4, a0=0.2, a1=0.1),
+    lambda: ekoc.matching_kernel([2.0], order=7, nf=4, a_s=0.1),
+    lambda: ekoc.quad_kernel([0.5, 0.1], 0, 0, family="ns", order=1, nf=4),
+]
+raised = 0
+for c in calls:
+    try:
+        c()
+    except Exception as exc:
+        raised += 1
+print(raised, len(calls))
+"""
+    import os
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0, res.stderr
+    raised, total = map(int, res.stdout.split())
+    assert raised == total
