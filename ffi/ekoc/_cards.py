@@ -65,8 +65,21 @@ class Setup:
     n_threads: int
 
 
+_SCALARS = (float, int, str, bool, type(None))
+
+
 def _plain(value: Any) -> Any:
-    """eko runcard objects (DictLike dataclasses, enums, XGrid) to plain Python."""
+    """eko runcard objects (DictLike dataclasses, enums, XGrid) to plain Python
+    (plain dicts, lists and numbers pass through the fast paths)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        if all(type(v) is float or type(v) is int for v in value):
+            return list(value)
+        return [_plain(v) for v in value]
     raw = getattr(value, "raw", None)
     if dataclasses.is_dataclass(value) and raw is not None and not callable(raw):
         return _plain(raw)
@@ -257,9 +270,10 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
     xgrid = np.ascontiguousarray(np.asarray(xgrid, dtype=float))
     if xgrid.ndim != 1:
         raise ValueError(f"operator_card.xgrid must be one-dimensional, got shape {xgrid.shape}")
-    unique = np.unique(xgrid)
-    if len(unique) == len(xgrid):  # eko's XGrid sorts; duplicates are left for the C error
-        xgrid = unique
+    if not np.all(xgrid[1:] > xgrid[:-1]):
+        unique = np.unique(xgrid)
+        if len(unique) == len(xgrid):  # eko's XGrid sorts; duplicates are left for the C error
+            xgrid = unique
     if n_threads is None:
         cores = int(configs.get("n_integration_cores", 1) or 0)
         n_threads = cores if cores > 0 else 0
