@@ -276,7 +276,24 @@ class _Progress:
             self.seconds += time.perf_counter() - t0
 
 
-@ffi.callback("int(void *, uint64_t, uint64_t)")
+def _trampoline_error(exc_type, exc_value, tb):
+    """An exception that escaped the trampoline itself, e.g. KeyboardInterrupt
+    delivered on entry (before any try): stop the computation and hand the
+    exception to the _Progress of this call (the frame's `data`)."""
+    frame = tb.tb_frame if tb is not None else None
+    data = frame.f_locals.get("data") if frame is not None else None
+    if data is not None:
+        try:
+            state = ffi.from_handle(data)
+            if state.exc is None:
+                state.exc = exc_value
+            state.cancelled = True
+        except Exception:  # noqa: BLE001 - nothing more can be done from here
+            pass
+    return 1
+
+
+@ffi.callback("int(void *, uint64_t, uint64_t)", onerror=_trampoline_error)
 def _progress_trampoline(data, done, total):
     """The one C progress callback: progress_data is the _Progress handle."""
     return ffi.from_handle(data)._call(done, total)

@@ -97,3 +97,31 @@ def test_job_cancel():
     job.cancel()
     with pytest.raises(ekoc.EkocCancelled):
         job.result(timeout=60)
+
+
+def test_ctrl_c_stops_the_computation(tmp_path):
+    """SIGINT during ekoc.solve (a ~seconds NNLO card on one thread) raises
+    KeyboardInterrupt from solve, with the C cancellation as its cause."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import time, cards, ekoc\n"
+        "th, op = cards.card('nnlo_vfns'); op['xgrid'] = cards.lambert_grid(60)\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    ekoc.solve(th, op, n_threads=1)\n"
+        "    print('finished', flush=True)\n"
+        "except KeyboardInterrupt as e:\n"
+        "    print('interrupted', type(e.__cause__).__name__, flush=True)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert out.strip() == "interrupted EkocCancelled", (out, err)
