@@ -165,9 +165,12 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
   size_t nx = in->n, nodes = (size_t)rule->n_nodes, k, idx, k0;
   ekoc_batch_family plans[2];
   double *rulebuf = malloc(5 * nodes * sizeof(double));
+  double *table = malloc(EKOC_BD_TABLE_LEN(in->n, in->degree) * sizeof(double));
   int f, e;
   assert_int_equal(ekoc_batch_plan(job, plans), EKOC_OK);
   assert_non_null(rulebuf);
+  assert_non_null(table);
+  ekoc_bd_area_table(in->area_offset, in->area, in->n, in->degree, table);
   memcpy(rulebuf, rule->w, nodes * sizeof(double));
   memcpy(rulebuf + nodes, rule->wg, nodes * sizeof(double));
   memcpy(rulebuf + 2 * nodes, rule->theta, nodes * sizeof(double));
@@ -213,8 +216,8 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
     for (k0 = 0; k0 < nx; k0 += chunk) {
       size_t rows = nx - k0 < chunk ? nx - k0 : chunk;
       for (idx = 0; idx < rows * nodes; ++idx)
-        ekoc_bd_kernel_basis(idx, k0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, in->area_offset,
-                             in->area, rulebuf, active, p);
+        ekoc_bd_kernel_basis(idx, k0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf,
+                             active, p);
       for (idx = 0; idx < rows * nx; ++idx)
         ekoc_bd_kernel_reduce(&fa, idx, k0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
     }
@@ -232,6 +235,7 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
     free(status);
   }
   free(rulebuf);
+  free(table);
 }
 
 /* The kernel bodies in the device's order give the CPU driver's bits, for

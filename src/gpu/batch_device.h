@@ -117,13 +117,34 @@ EKOC_HD void ekoc_bd_node_terms(ekoc_complex n, const ekoc_complex *f, double l,
   }
 }
 
+/* Doubles of the area-major coefficient table of a basis (ekoc_bd_area_table). */
+#define EKOC_BD_TABLE_LEN(n, degree) (((size_t)(n) - 1) * ((size_t)(degree) + 1) * ((size_t)(degree) + 1))
+
+/* The basis coefficients rearranged area by area, so that the transform
+ * reads them contiguously: table[(a (degree+1) + jj) (degree+1) + i] =
+ * c_{j,a,i} for area a = 0..n-2 and its basis functions j = kmin(a) + jj
+ * (eko's block rule, ekoc_interp_block_kmin). Arguments are the fields of
+ * struct ekoc_interp; table holds EKOC_BD_TABLE_LEN(n, degree) doubles. */
+EKOC_HD void ekoc_bd_area_table(const size_t *area_offset, const double *area, size_t n, int32_t degree,
+                                double *table) {
+  size_t stride = EKOC_AREA_STRIDE(degree), d1 = (size_t)degree + 1, a, jj, i;
+  for (a = 0; a + 1 < n; ++a) {
+    size_t kmin = ekoc_interp_block_kmin(a, n, degree);
+    for (jj = 0; jj < d1; ++jj) {
+      size_t j = kmin + jj;
+      const double *coef = area + (area_offset[j] + (a - ekoc_interp_first_area(j, degree))) * stride + 2;
+      for (i = 0; i < d1; ++i) table[(a * d1 + jj) * d1 + i] = coef[i];
+    }
+  }
+}
+
 /* The body of ekoc_bd_basis_all; called with a literal degree for the usual
  * cubic/quartic bases, so the compiler unrolls the short loops. */
-EKOC_HD void ekoc_bd_basis_all_(const double *logx_grid, const size_t *area_offset, const double *area, size_t n,
-                                const int32_t degree, ekoc_complex big_n, double logx, ekoc_complex *out) {
+EKOC_HD void ekoc_bd_basis_all_(const double *logx_grid, const double *table, size_t n, const int32_t degree,
+                                ekoc_complex big_n, double logx, ekoc_complex *out) {
   ekoc_complex f[EKOC_INTERP_MAX_DEGREE + 1], t_lo[EKOC_INTERP_MAX_DEGREE + 1], t_hi[EKOC_INTERP_MAX_DEGREE + 1],
       d[EKOC_INTERP_MAX_DEGREE + 1];
-  size_t stride = EKOC_AREA_STRIDE(degree), a, j, a0 = 0;
+  size_t d1 = (size_t)degree + 1, a, j, a0 = 0;
   int32_t i;
   int have_lo = 0;
   for (j = 0; j < n; ++j) out[j] = c_real(0.0);
@@ -134,14 +155,14 @@ EKOC_HD void ekoc_bd_basis_all_(const double *logx_grid, const size_t *area_offs
   for (a = a0; a + 1 < n; ++a) {
     int lower = !ekoc_interp_drop_(logx, logx_grid[a]);
     size_t kmin = ekoc_interp_block_kmin(a, n, degree);
+    const double *coef = table + a * d1 * d1;
     if (lower && !have_lo) ekoc_bd_node_terms(big_n, f, logx_grid[a], logx, degree, t_lo);
     ekoc_bd_node_terms(big_n, f, logx_grid[a + 1], logx, degree, t_hi);
     for (i = 0; i <= degree; ++i) d[i] = lower ? c_sub(t_hi[i], t_lo[i]) : t_hi[i];
-    for (j = kmin; j <= kmin + (size_t)degree; ++j) {
-      const double *coef = area + (area_offset[j] + (a - ekoc_interp_first_area(j, degree))) * stride + 2;
+    for (j = 0; j < d1; ++j, coef += d1) {
       ekoc_complex acc = c_real(0.0);
       for (i = 0; i <= degree; ++i) acc = c_add(acc, c_scale(d[i], coef[i]));
-      out[j] = c_add(out[j], acc);
+      out[kmin + j] = c_add(out[kmin + j], acc);
     }
     for (i = 0; i <= degree; ++i) t_lo[i] = t_hi[i];
     have_lo = 1;
@@ -149,17 +170,18 @@ EKOC_HD void ekoc_bd_basis_all_(const double *logx_grid, const size_t *area_offs
 }
 
 /* All P_j(N; logx) into out[0..n-1], bitwise equal to ekoc_basis_mellin_all
- * (quad/interp.h) and cheaper: the differences T_i(l_{a+1}) - T_i(l_a) of an
+ * (quad/interp.h) and cheaper: the coefficients come from the area-major
+ * table (ekoc_bd_area_table), the differences T_i(l_{a+1}) - T_i(l_a) of an
  * area are formed once for its degree+1 basis functions, 1/i is a constant,
- * and degrees 3 and 4 get unrolled code. Arguments as ekoc_basis_mellin_all. */
-EKOC_HD void ekoc_bd_basis_all(const double *logx_grid, const size_t *area_offset, const double *area, size_t n,
-                               int32_t degree, ekoc_complex big_n, double logx, ekoc_complex *out) {
+ * and degrees 3 and 4 get unrolled code. */
+EKOC_HD void ekoc_bd_basis_all(const double *logx_grid, const double *table, size_t n, int32_t degree,
+                               ekoc_complex big_n, double logx, ekoc_complex *out) {
   if (degree == 4)
-    ekoc_bd_basis_all_(logx_grid, area_offset, area, n, 4, big_n, logx, out);
+    ekoc_bd_basis_all_(logx_grid, table, n, 4, big_n, logx, out);
   else if (degree == 3)
-    ekoc_bd_basis_all_(logx_grid, area_offset, area, n, 3, big_n, logx, out);
+    ekoc_bd_basis_all_(logx_grid, table, n, 3, big_n, logx, out);
   else
-    ekoc_bd_basis_all_(logx_grid, area_offset, area, n, degree, big_n, logx, out);
+    ekoc_bd_basis_all_(logx_grid, table, n, degree, big_n, logx, out);
 }
 
 /* acc[j n_el + e] += Im(P_j W_e) for j = j0..n-1, e = 0..n_el-1: one node's
@@ -177,6 +199,7 @@ EKOC_HD void ekoc_bd_accumulate(const ekoc_complex *p, size_t j0, size_t n, cons
  * run the same bodies in plain loops on the CPU (tests/test_gpu_math.c), so
  * the device's indexing and layouts are checked without a device. Buffers:
  *   rule    5 x nodes doubles: w, wg, theta, tc, dj (quad/batch_nodes.h)
+ *   table   the area-major basis coefficients (ekoc_bd_area_table)
  *   tower   [k][m][len] complex (gpu/batch_host.h)
  *   wbuf    [k][m][2 n_el] complex: Kronrod then Gauss weighted elements
  *   p       [r][m][j] complex, r = k - k0 within a chunk of rows
@@ -213,15 +236,15 @@ EKOC_HD void ekoc_bd_kernel_family(const ekoc_bd_fam *fa, size_t idx, int32_t no
 
 /* Thread idx = r nodes + m of k_basis: P_j(N_m; x_k) for all j, k = k0 + r. */
 EKOC_HD void ekoc_bd_kernel_basis(size_t idx, size_t k0, size_t nx, int32_t degree, int32_t nodes, int singlet_like,
-                                  const double *logx, const size_t *area_offset, const double *area,
-                                  const double *rule, const uint8_t *active, ekoc_complex *p) {
+                                  const double *logx, const double *table, const double *rule,
+                                  const uint8_t *active, ekoc_complex *p) {
   size_t k = k0 + idx / (size_t)nodes;
   int32_t m = (int32_t)(idx % (size_t)nodes);
   const double *theta = rule + 2 * nodes, *tc = rule + 3 * nodes, *dj = rule + 4 * nodes;
   ekoc_complex n, dn;
   if (!active[k]) return;
   ekoc_bd_path(theta[m], tc[m], dj[m], logx[k], singlet_like, &n, &dn);
-  ekoc_bd_basis_all(logx, area_offset, area, nx, degree, n, logx[k], p + idx * nx);
+  ekoc_bd_basis_all(logx, table, nx, degree, n, logx[k], p + idx * nx);
 }
 
 /* Thread idx = r nx + j of k_reduce: entry (k0 + r, j) of every element, the

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define EKOC_CUDA_ABI_VERSION 1
+#define EKOC_CUDA_ABI_VERSION 2
 #define EKOC_CUDA_MSG_LEN 256
 
 /* One family of a job. */
@@ -50,8 +50,7 @@ typedef struct ekoc_cuda_job {
   size_t nx;
   int32_t degree;
   const double *logx;         /* nx */
-  const size_t *area_offset;  /* nx+1 */
-  const double *area;         /* area_offset[nx] records of degree+3 doubles */
+  const double *table;        /* EKOC_BD_TABLE_LEN(nx, degree): area-major coefficients (ekoc_bd_area_table) */
   /* the rule (quad/batch_nodes.h) */
   int32_t n_nodes;
   const double *w, *wg, *theta, *tc, *dj; /* n_nodes each */

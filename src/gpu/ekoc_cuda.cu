@@ -30,7 +30,7 @@
 
 namespace {
 
-enum { B_LOGX, B_OFFSET, B_AREA, B_RULE, B_TOWER, B_ACTIVE, B_W, B_STATUS, B_P, B_OUT, B_BENCH, B_SUM, N_BUF };
+enum { B_LOGX, B_TABLE, B_RULE, B_TOWER, B_ACTIVE, B_W, B_STATUS, B_P, B_OUT, B_BENCH, B_SUM, N_BUF };
 enum { N_EVENTS = 12 };
 const size_t P_BUDGET = (size_t)256 << 20;
 
@@ -81,11 +81,11 @@ __global__ void k_family(family_args fa, size_t nx, int32_t nodes, const double 
 }
 
 __global__ void k_basis(size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes, int singlet_like,
-                        const double *logx, const size_t *area_offset, const double *area, const double *rule,
-                        const uint8_t *active, ekoc_complex *p) {
+                        const double *logx, const double *table, const double *rule, const uint8_t *active,
+                        ekoc_complex *p) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx < rows * (size_t)nodes)
-    ekoc_bd_kernel_basis(idx, k0, nx, degree, nodes, singlet_like, logx, area_offset, area, rule, active, p);
+    ekoc_bd_kernel_basis(idx, k0, nx, degree, nodes, singlet_like, logx, table, rule, active, p);
 }
 
 __global__ void k_reduce(family_args fa, size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes,
@@ -194,14 +194,13 @@ void store_stage(const ekoc_cuda_job *job, ctx_t *c, uint64_t anchor, int a, int
 
 int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
   ctx_t *c = (ctx_t *)vc;
-  size_t nx = job->nx, nodes = (size_t)job->n_nodes, n_rec, stride, chunk, k0, e;
+  size_t nx = job->nx, nodes = (size_t)job->n_nodes, n_tab, chunk, k0, e;
   int f, rc, max_len = 0, max_el = 0;
   uint64_t anchor;
   double *rule_h;
   if (!c || !job) return fail(EKOC_ERR_NULL_POINTER, msg, msg_len, "ekoc_cuda run: NULL context or job");
   CK(cudaSetDevice(c->device));
-  stride = EKOC_AREA_STRIDE(job->degree);
-  n_rec = job->area_offset[nx];
+  n_tab = EKOC_BD_TABLE_LEN(nx, job->degree);
   for (f = 0; f < job->n_families; ++f) {
     if (job->family[f].tower_len > max_len) max_len = job->family[f].tower_len;
     if (job->family[f].n_el > max_el) max_el = job->family[f].n_el;
@@ -210,8 +209,7 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
   if (chunk < 1) chunk = 1;
   if (chunk > nx) chunk = nx;
   if ((rc = ensure(c, B_LOGX, nx * sizeof(double), msg, msg_len)) ||
-      (rc = ensure(c, B_OFFSET, (nx + 1) * sizeof(size_t), msg, msg_len)) ||
-      (rc = ensure(c, B_AREA, (n_rec ? n_rec : 1) * stride * sizeof(double), msg, msg_len)) ||
+      (rc = ensure(c, B_TABLE, n_tab * sizeof(double), msg, msg_len)) ||
       (rc = ensure(c, B_RULE, 5 * nodes * sizeof(double), msg, msg_len)) ||
       (rc = ensure(c, B_TOWER, nx * nodes * (size_t)(max_len ? max_len : 1) * sizeof(ekoc_complex), msg, msg_len)) ||
       (rc = ensure(c, B_ACTIVE, nx, msg, msg_len)) ||
@@ -230,9 +228,7 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
   anchor = job->profile_now ? job->profile_now(job->profile) : 0;
   CK(cudaEventRecord(c->ev[0], c->stream));
   CK(cudaMemcpyAsync(c->buf[B_LOGX], job->logx, nx * sizeof(double), cudaMemcpyHostToDevice, c->stream));
-  CK(cudaMemcpyAsync(c->buf[B_OFFSET], job->area_offset, (nx + 1) * sizeof(size_t), cudaMemcpyHostToDevice, c->stream));
-  if (n_rec)
-    CK(cudaMemcpyAsync(c->buf[B_AREA], job->area, n_rec * stride * sizeof(double), cudaMemcpyHostToDevice, c->stream));
+  CK(cudaMemcpyAsync(c->buf[B_TABLE], job->table, n_tab * sizeof(double), cudaMemcpyHostToDevice, c->stream));
   CK(cudaMemcpyAsync(c->buf[B_RULE], rule_h, 5 * nodes * sizeof(double), cudaMemcpyHostToDevice, c->stream));
   CK(cudaStreamSynchronize(c->stream)); /* rule_h is pageable host memory: wait before freeing */
   free(rule_h);
@@ -268,8 +264,8 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
       size_t rows = nx - k0 < chunk ? nx - k0 : chunk;
       k_basis<<<blocks_for(rows * nodes, 64), 64, 0, c->stream>>>(
           k0, rows, nx, job->degree, (int32_t)nodes, fa.singlet_like, (const double *)c->buf[B_LOGX],
-          (const size_t *)c->buf[B_OFFSET], (const double *)c->buf[B_AREA], (const double *)c->buf[B_RULE],
-          (const uint8_t *)c->buf[B_ACTIVE], (ekoc_complex *)c->buf[B_P]);
+          (const double *)c->buf[B_TABLE], (const double *)c->buf[B_RULE], (const uint8_t *)c->buf[B_ACTIVE],
+          (ekoc_complex *)c->buf[B_P]);
       CK(cudaGetLastError());
       k_reduce<<<blocks_for(rows * nx, 128), 128, 0, c->stream>>>(
           fa, k0, rows, nx, job->degree, (int32_t)nodes, (const double *)c->buf[B_LOGX], (const double *)c->buf[B_RULE],

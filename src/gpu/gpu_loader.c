@@ -145,6 +145,7 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
   ekoc_complex *towers[2] = {NULL, NULL};
   uint8_t *active[2] = {NULL, NULL};
   void *ctx = NULL;
+  double *table = NULL;
   size_t nx, i;
   int rc, count = 0, f, e, n_threads;
   uint64_t t0;
@@ -169,8 +170,13 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
   cj.nx = nx;
   cj.degree = job->interp->degree;
   cj.logx = job->interp->logx;
-  cj.area_offset = job->interp->area_offset;
-  cj.area = job->interp->area;
+  table = malloc(EKOC_BD_TABLE_LEN(nx, job->interp->degree) * sizeof(double));
+  if (!table) {
+    ekoc_batch_rule_free(rule);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "gpu: out of host memory for the coefficient table (nx=%zu)", nx);
+  }
+  ekoc_bd_area_table(job->interp->area_offset, job->interp->area, nx, job->interp->degree, table);
+  cj.table = table;
   cj.n_nodes = rule->n_nodes;
   cj.w = rule->w;
   cj.wg = rule->wg;
@@ -234,6 +240,7 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
     free(active[f]);
   }
   ekoc_batch_rule_free(rule);
+  free(table);
   if (rc == EKOC_OK) *n_failed = 0;
   return rc;
 }

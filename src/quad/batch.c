@@ -381,7 +381,8 @@ static int scratch_alloc(batch_scratch *sc, size_t nodes, size_t nx) {
 }
 
 /* Row k of every element of family plan fp. */
-static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const ekoc_batch_family *fp, size_t k,
+static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
+                            const ekoc_batch_family *fp, size_t k,
                             batch_scratch *sc) {
   const ekoc_interp *in = job->interp;
   size_t nx = in->n, j, jmin;
@@ -412,7 +413,7 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
   memset(sc->accg + jmin * (size_t)ne, 0, (nx - jmin) * (size_t)ne * sizeof(double));
   for (m = 0; m < nodes; ++m) {
     ekoc_complex n = c_make(sc->n_re[m], sc->n_im[m]);
-    ekoc_bd_basis_all(in->logx, in->area_offset, in->area, nx, deg, n, logx, sc->p);
+    ekoc_bd_basis_all(in->logx, table, nx, deg, n, logx, sc->p);
     ekoc_bd_accumulate(sc->p, jmin, nx, sc->wk + m * ne, ne, sc->acc);
     if (rule->wg[m] != 0.0) ekoc_bd_accumulate(sc->p, jmin, nx, sc->wgs + m * ne, ne, sc->accg);
   }
@@ -431,7 +432,8 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
   return EKOC_OK;
 }
 
-static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const ekoc_batch_family *plans, size_t k,
+static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
+                     const ekoc_batch_family *plans, size_t k,
                      batch_scratch *sc) {
   size_t nx = job->interp->n, j;
   int32_t f, e;
@@ -448,7 +450,7 @@ static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, cons
   for (f = 0; f < job->n_families; ++f) {
     int rc;
     if (plans[f].n_el == 0) continue;
-    rc = batch_family_row(job, rule, &plans[f], k, sc);
+    rc = batch_family_row(job, rule, table, &plans[f], k, sc);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
@@ -497,6 +499,7 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   fatal_error fatal;
   ekoc_batch_family plans[2];
   ekoc_batch_rule *rule = NULL;
+  double *table;
   long nx;
   int n_threads, rc;
   if (!job || !s || !n_failed || !job->interp)
@@ -505,6 +508,12 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   if (rc == EKOC_OK) rc = ekoc_batch_rule_alloc(s->batch_panels, s->batch_points, s->cut, &rule);
   if (rc != EKOC_OK) return rc;
   nx = (long)job->interp->n;
+  table = malloc(EKOC_BD_TABLE_LEN(nx, job->interp->degree) * sizeof(double));
+  if (!table) {
+    ekoc_batch_rule_free(rule);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the coefficient table (nx=%ld)", nx);
+  }
+  ekoc_bd_area_table(job->interp->area_offset, job->interp->area, (size_t)nx, job->interp->degree, table);
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
   fatal.status = EKOC_OK;
   fatal.message[0] = '\0';
@@ -520,13 +529,14 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
 #pragma omp atomic read
       stop = fatal.status;
       if (stop != EKOC_OK || !have) continue;
-      rck = batch_row(job, rule, plans, (size_t)k, &sc);
+      rck = batch_row(job, rule, table, plans, (size_t)k, &sc);
       if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
       if (rck != EKOC_OK) fatal_record(&fatal, rck);
     }
     if (have) scratch_free(&sc);
   }
   ekoc_batch_rule_free(rule);
+  free(table);
   if (fatal.status != EKOC_OK) return ekoc_error(fatal.status, "%s", fatal.message);
   *n_failed = 0;
   return EKOC_OK;

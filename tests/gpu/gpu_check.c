@@ -211,8 +211,11 @@ static int emulate_run(job_data *d) {
   size_t nx = in->n, nodes = (size_t)rule->n_nodes, k, idx;
   ekoc_batch_family plans[2];
   double *rulebuf = malloc(5 * nodes * sizeof(double));
+  double *table = malloc(EKOC_BD_TABLE_LEN(in->n, in->degree) * sizeof(double));
   int f, e, rc = ekoc_batch_plan(&d->job, plans);
   if (rc != EKOC_OK || !rulebuf) return rc ? rc : EKOC_ERR_NO_MEMORY;
+  if (!table) return EKOC_ERR_NO_MEMORY;
+  ekoc_bd_area_table(in->area_offset, in->area, in->n, in->degree, table);
   memcpy(rulebuf, rule->w, nodes * sizeof(double));
   memcpy(rulebuf + nodes, rule->wg, nodes * sizeof(double));
   memcpy(rulebuf + 2 * nodes, rule->theta, nodes * sizeof(double));
@@ -258,8 +261,8 @@ static int emulate_run(job_data *d) {
       if (status[idx]) rc = EKOC_ERR_NUMERICAL;
     if (rc != EKOC_OK) goto next;
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_bd_kernel_basis(idx, 0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, in->area_offset,
-                           in->area, rulebuf, active, p);
+      ekoc_bd_kernel_basis(idx, 0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf,
+                           active, p);
     for (idx = 0; idx < nx * nx; ++idx)
       ekoc_bd_kernel_reduce(&fa, idx, 0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
     for (e = 0; e < fp->n_el; ++e) {
@@ -277,6 +280,7 @@ static int emulate_run(job_data *d) {
     free(status);
   }
   free(rulebuf);
+  free(table);
   return rc;
 }
 
