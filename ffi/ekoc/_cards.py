@@ -156,7 +156,10 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
         raise TypeError(f"theory_card must be an eko TheoryCard or a dict, not {type(theory_card).__name__}")
     if not isinstance(op, Mapping):
         raise TypeError(f"operator_card must be an eko OperatorCard or a dict, not {type(operator_card).__name__}")
-    _unknown(th, THEORY_FIELDS, "theory_card")
+    for key in ("intrinsic_flavors", "IC"):  # older eko cards: intrinsic heavy flavours
+        if th.get(key):
+            _unsupported(f"theory_card.{key}", th[key], "intrinsic heavy-quark PDFs")
+    _unknown(th, THEORY_FIELDS | {"intrinsic_flavors", "IC"}, "theory_card")
     _unknown(op, OPERATOR_FIELDS, "operator_card")
 
     # ---- theory

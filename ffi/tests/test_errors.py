@@ -30,6 +30,7 @@ def _cards(name="lo_ffns"):
          "operator_card.configs.interpolation_is_log"),
         (lambda th, op: op["debug"].update(skip_singlet=True), "operator_card.debug.skip_singlet"),
         (lambda th, op: op.update(mugrid=[[1.0, 3]]), "operator_card.configs.inversion_method"),
+        (lambda th, op: th.update(intrinsic_flavors=[4]), "theory_card.intrinsic_flavors"),
     ],
 )
 def test_unsupported_features_name_the_field(edit, field):
