@@ -112,11 +112,18 @@ def _evaluate(cfg, N, shape_tail, where):
     lib = load()
     n, xp = _host(N)
     re, im = _split(n)
-    size = int(lib.ekoc_nspace_family_len(cfg))
+    size = int(np.prod(shape_tail))
     out_re = np.empty(re.size * size)
     out_im = np.empty(re.size * size)
-    check(lib.ekoc_nspace_evaluate_batch(cfg, dptr(re), dptr(im), re.size, dptr(out_re), dptr(out_im),
-                                         out_re.size), where)
+    if has("ekoc_nspace_evaluate_batch"):
+        check(lib.ekoc_nspace_evaluate_batch(cfg, dptr(re), dptr(im), re.size, dptr(out_re), dptr(out_im),
+                                             out_re.size), where)
+    else:  # a library older than include/ekoc/bindings.h: one call per point
+        one_re, one_im = ffi.new("double[9]"), ffi.new("double[9]")
+        for p in range(re.size):
+            check(lib.ekoc_nspace_evaluate(cfg, float(re[p]), float(im[p]), one_re, one_im, 9), where)
+            out_re[p * size:(p + 1) * size] = ffi.unpack(one_re, size)
+            out_im[p * size:(p + 1) * size] = ffi.unpack(one_im, size)
     res = (out_re + 1j * out_im).reshape(n.shape + shape_tail)
     return _back(res, xp)
 

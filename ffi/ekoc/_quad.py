@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _cards, _errors
 from ._core import check, dptr
-from ._lib import ffi, load
+from ._lib import ffi, has, load
 
 ELEMENTS = {
     ("evolution", "ns"): {"ns+": 0, "ns-": 1, "nsv": 2},
@@ -97,15 +97,17 @@ class QuadKernel:
         cfg.ome_log = float(L)
         if 3 <= int(nf) <= 6:
             check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
-        areas = ffi.new("const double **")
-        n_areas = ffi.new("size_t *")
-        deg = ffi.new("int32_t *")
-        check(lib.ekoc_interp_basis_areas(self._interp, int(j), areas, n_areas, deg), "ekoc_interp_basis_areas")
         args.element = int(element)
-        args.degree = deg[0]
+        args.degree = int(degree)
+        if has("ekoc_interp_basis_areas"):  # the records themselves (the kernel also finds them via interp)
+            areas = ffi.new("const double **")
+            n_areas = ffi.new("size_t *")
+            deg = ffi.new("int32_t *")
+            check(lib.ekoc_interp_basis_areas(self._interp, int(j), areas, n_areas, deg), "ekoc_interp_basis_areas")
+            args.degree = deg[0]
+            args.areas = areas[0]
+            args.n_areas = n_areas[0]
         args.logx = float(np.log(self.xgrid[int(k)]))
-        args.areas = areas[0]
-        args.n_areas = n_areas[0]
         args.interp = self._interp
         args.basis_index = int(j)
         args.subtract = float(subtract)
