@@ -81,3 +81,14 @@ def error_class(status: int) -> type:
     if status in (ERR_NUMERICAL, ERR_INTEGRATION, ERR_ANOMALOUS_DIMENSION):
         return EkocNumericalError
     return EkocError
+
+
+#: status code -> its C name, for errors raised on the Python side
+NAMES = {code: "EKOC_OK" if code == OK else "EKOC_" + name for name, code in globals().items()
+         if name.startswith("ERR_") and isinstance(code, int)}
+
+
+def fail(status: int, message: str, where: str = ""):
+    """Raises the exception class of `status` for a check made in Python
+    (the C library was not called), named like the C library's own errors."""
+    raise error_class(status)(status, NAMES.get(status, "EKOC_ERR_UNKNOWN"), message, where)

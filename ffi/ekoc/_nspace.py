@@ -34,8 +34,8 @@ def _host(n):
         if int(dev_type) not in (_KDL_CPU, _KDL_CUDA_HOST):
             if has(DEVICE_ENTRY):  # pragma: no cover - no such build yet
                 raise NotImplementedError("device N-space path not wired")
-            raise _errors.EkocNoDevice(
-                _errors.ERR_NO_DEVICE, "EKOC_ERR_NO_DEVICE",
+            _errors.fail(
+                _errors.ERR_NO_DEVICE,
                 f"N lives on a device (DLPack device type {int(dev_type)}, id {dev_id}) but libekoc exports no "
                 f"device N-space entry point ({DEVICE_ENTRY}); its CUDA backend evaluates anomalous dimensions on "
                 "the host. Pass a host array (e.g. cupy.asnumpy(N)).", "ekoc N-space")
@@ -61,8 +61,7 @@ def _split(n: np.ndarray):
 
 def _uint(value, name, lo, hi):
     if isinstance(value, bool) or int(value) != value or not lo <= int(value) <= hi:
-        raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
-                                     f"{name}={value!r} outside {lo}..{hi}", "ekoc N-space")
+        _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{name}={value!r} outside {lo}..{hi}", "ekoc N-space")
     return int(value)
 
 
@@ -77,8 +76,8 @@ def gamma_ns(order: int, mode, N, nf: int):
     lib = load()
     m = MODES.get(mode.lower() if isinstance(mode, str) else mode)
     if m is None:
-        raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
-                                     f"mode={mode!r} is not 10101 (ns+), 10201 (ns-) or 10200 (nsV)", "gamma_ns")
+        _errors.fail(_errors.ERR_INVALID_MODE, f"mode={mode!r} is not 10101 (ns+), 10201 (ns-) or 10200 (nsV)",
+                     "gamma_ns")
     order = _uint(order, "order", 0, 2**31)
     nf = _uint(nf, "nf", 0, 2**31)
     n, xp = _host(N)
@@ -128,26 +127,46 @@ def _evaluate(cfg, N, shape_tail, where):
     return _back(res, xp)
 
 
-def _base_cfg(kind, family, nf, sv_mode, xif):
+MATCHING_METHODS = {"forward": 0, "backward-exact": 1, "backward-expanded": 2}
+FAMILIES = {"ns": 0, "non-singlet": 0, "singlet": 1}
+
+
+def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: float = 0.0,
+           method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
+           sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False, L: float = 0.0,
+           matching_method: str = "forward", where: str = "ekoc N-space"):
+    """A cffi ekoc_nspace_config (kind "evolution" or "matching"), with beta
+    at nf as ekoc_compute sets it; names are checked here, numbers by C."""
     lib = load()
     cfg = ffi.new("ekoc_nspace_config *")
-    cfg.kind = kind
-    cfg.family = {"ns": 0, "non-singlet": 0, "singlet": 1}.get(family, -1) if isinstance(family, str) else family
-    if cfg.family not in (0, 1):
-        raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
-                                     f"family={family!r} is neither 'ns' nor 'singlet'", "ekoc N-space")
-    cfg.nf = int(nf)
+    if kind not in ("evolution", "matching"):
+        _errors.fail(_errors.ERR_INVALID_MODE, f"kind={kind!r} is neither 'evolution' nor 'matching'", where)
+    if family not in FAMILIES:
+        _errors.fail(_errors.ERR_INVALID_MODE, f"family={family!r} is neither 'ns' nor 'singlet'", where)
     if sv_mode not in _cards.SV_MODES:
-        raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
-                                     f"sv_mode={sv_mode!r} is not None, 'exponentiated' or 'expanded'",
-                                     "ekoc N-space")
+        _errors.fail(_errors.ERR_INVALID_MODE, f"sv_mode={sv_mode!r} is not None, 'exponentiated' or 'expanded'",
+                     where)
+    if kind == "evolution" and method not in _cards.METHODS:
+        _errors.fail(_errors.ERR_INVALID_METHOD, f"method={method!r} is not one of {list(_cards.METHODS)}", where)
+    if kind == "matching" and matching_method not in MATCHING_METHODS:
+        _errors.fail(_errors.ERR_INVALID_METHOD,
+                     f"method={matching_method!r} is not one of {list(MATCHING_METHODS)}", where)
+    cfg.kind = 0 if kind == "evolution" else 1
+    cfg.family = FAMILIES[family]
+    cfg.order = int(order)
+    cfg.nf = int(nf)
+    cfg.method = _cards.METHODS[method] if kind == "evolution" else 0
+    cfg.ev_op_iterations = int(ev_op_iterations)
+    cfg.ev_op_max_order = int(ev_op_max_order)
     cfg.sv_mode = _cards.SV_MODES[sv_mode] if xif != 1.0 else 0
     cfg.sv_log = float(np.log(xif * xif)) if xif > 0 else float("nan")
-    beta = ffi.new("double[4]")
-    if 3 <= int(nf) <= 6:
-        check(lib.ekoc_beta(int(nf), beta), "ekoc_beta")
-    for i in range(4):
-        cfg.beta[i] = beta[i]
+    cfg.is_threshold = 1 if is_threshold else 0
+    cfg.matching_method = MATCHING_METHODS[matching_method] if kind == "matching" else 0
+    cfg.a0 = float(a0)
+    cfg.a1 = float(a1)
+    cfg.ome_log = float(L)
+    if 3 <= int(nf) <= 6:  # (other nf: the C library's error)
+        check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
     return cfg
 
 
@@ -161,17 +180,9 @@ def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a
     family "ns": returns N.shape + (3,) for (ns+, ns-, nsV);
     family "singlet": N.shape + (2, 2) on (Sigma, g).
     """
-    if method not in _cards.METHODS:
-        raise _errors.EkocValueError(_errors.ERR_INVALID_METHOD, "EKOC_ERR_INVALID_METHOD",
-                                     f"method={method!r} is not one of {list(_cards.METHODS)}", "evolution_kernel")
-    cfg = _base_cfg(0, family, nf, sv_mode, xif)
-    cfg.order = int(order)
-    cfg.method = _cards.METHODS[method]
-    cfg.ev_op_iterations = int(ev_op_iterations)
-    cfg.ev_op_max_order = int(ev_op_max_order)
-    cfg.is_threshold = 1 if is_threshold else 0
-    cfg.a0 = float(a0)
-    cfg.a1 = float(a1)
+    cfg = config("evolution", family, order=order, nf=nf, a0=a0, a1=a1, method=method,
+                 ev_op_iterations=ev_op_iterations, ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, xif=xif,
+                 is_threshold=is_threshold, where="evolution_kernel")
     return _evaluate(cfg, N, (3,) if cfg.family == 0 else (2, 2), "evolution_kernel")
 
 
@@ -185,13 +196,7 @@ def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: flo
     family "ns": N.shape + (2,) for the (q, q) light and (H, H) heavy
     valence entries; family "singlet": N.shape + (3, 3) on (g, q, H).
     """
-    methods = {"forward": 0, "backward-exact": 1, "backward-expanded": 2}
-    if method not in methods:
-        raise _errors.EkocValueError(_errors.ERR_INVALID_METHOD, "EKOC_ERR_INVALID_METHOD",
-                                     f"method={method!r} is not one of {list(methods)}", "matching_kernel")
-    cfg = _base_cfg(1, family, nf, sv_mode, xif)  # beta at nf, as ekoc_compute's matching parts
-    cfg.order = int(order)
-    cfg.matching_method = methods[method]
-    cfg.a1 = float(a_s)
-    cfg.ome_log = float(L)
+    # beta at nf (the lower flavour number), as ekoc_compute's matching parts
+    cfg = config("matching", family, order=order, nf=nf, a1=a_s, L=L, matching_method=method, sv_mode=sv_mode,
+                 xif=xif, where="matching_kernel")
     return _evaluate(cfg, N, (2,) if cfg.family == 0 else (3, 3), "matching_kernel")

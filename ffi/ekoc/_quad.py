@@ -18,9 +18,10 @@ import warnings
 
 import numpy as np
 
-from . import _cards, _errors
+from . import _errors
 from ._core import check, dptr
 from ._lib import ffi, has, load
+from ._nspace import config
 
 ELEMENTS = {
     ("evolution", "ns"): {"ns+": 0, "ns-": 1, "nsv": 2},
@@ -54,49 +55,20 @@ class QuadKernel:
         check(lib.ekoc_interp_alloc(dptr(self.xgrid), nx, int(degree), interp), "ekoc_interp_alloc")
         self._interp = ffi.gc(interp[0], lib.ekoc_interp_free)
         if not (0 <= int(k) < nx) or not (0 <= int(j) < nx):
-            raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
-                                         f"k={k}, j={j} must be grid indices 0..{nx - 1}", "quad_kernel")
-        key = (kind, family)
-        if key not in ELEMENTS:
-            raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
-                                         f"kind={kind!r}, family={family!r}: kind is 'evolution' or 'matching', "
-                                         "family 'ns' or 'singlet'", "quad_kernel")
+            _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"k={k}, j={j} must be grid indices 0..{nx - 1}", "quad_kernel")
+        cfg = config(kind, family, order=order, nf=nf, a0=a0, a1=a1, method=method,
+                     ev_op_iterations=ev_op_iterations, ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, xif=xif,
+                     is_threshold=is_threshold, L=L, matching_method=matching_method, where="quad_kernel")
+        key = (kind, "ns" if cfg.family == 0 else "singlet")
         if isinstance(element, str):
             if element.lower() not in ELEMENTS[key]:
-                raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
-                                             f"element={element!r} is not one of {list(ELEMENTS[key])}",
-                                             "quad_kernel")
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"element={element!r} is not one of {list(ELEMENTS[key])}",
+                             "quad_kernel")
             element = ELEMENTS[key][element.lower()]
         if not 0 <= int(element) < SIZES[key]:
-            raise _errors.EkocValueError(_errors.ERR_INVALID_ARGUMENT, "EKOC_ERR_INVALID_ARGUMENT",
-                                         f"element={element} outside 0..{SIZES[key] - 1}", "quad_kernel")
+            _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"element={element} outside 0..{SIZES[key] - 1}", "quad_kernel")
         args = ffi.new("ekoc_kernel_args *")
-        cfg = args.nspace
-        cfg.kind = 0 if kind == "evolution" else 1
-        cfg.family = 0 if family == "ns" else 1
-        cfg.order = int(order)
-        cfg.nf = int(nf)
-        if kind == "evolution":
-            if method not in _cards.METHODS:
-                raise _errors.EkocValueError(_errors.ERR_INVALID_METHOD, "EKOC_ERR_INVALID_METHOD",
-                                             f"method={method!r} is not one of {list(_cards.METHODS)}",
-                                             "quad_kernel")
-            cfg.method = _cards.METHODS[method]
-        cfg.ev_op_iterations = int(ev_op_iterations)
-        cfg.ev_op_max_order = int(ev_op_max_order)
-        if sv_mode not in _cards.SV_MODES:
-            raise _errors.EkocValueError(_errors.ERR_INVALID_MODE, "EKOC_ERR_INVALID_MODE",
-                                         f"sv_mode={sv_mode!r} is not None, 'exponentiated' or 'expanded'",
-                                         "quad_kernel")
-        cfg.sv_mode = _cards.SV_MODES[sv_mode] if xif != 1.0 else 0
-        cfg.sv_log = float(np.log(xif * xif))
-        cfg.is_threshold = 1 if is_threshold else 0
-        cfg.matching_method = {"forward": 0, "backward-exact": 1, "backward-expanded": 2}[matching_method]
-        cfg.a0 = float(a0)
-        cfg.a1 = float(a1)
-        cfg.ome_log = float(L)
-        if 3 <= int(nf) <= 6:
-            check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
+        args.nspace = cfg[0]
         args.element = int(element)
         args.degree = int(degree)
         if has("ekoc_interp_basis_areas"):  # the records themselves (the kernel also finds them via interp)
@@ -155,9 +127,8 @@ class QuadKernel:
         tolerance the estimate is still returned, with an IntegrationWarning
         (scipy.integrate.quad does the same)."""
         if self._ws == ffi.NULL:
-            raise _errors.EkocValueError(_errors.ERR_NULL_POINTER, "EKOC_ERR_NULL_POINTER",
-                                         "integrate() needs the GSL workspace: build the kernel with cache=True",
-                                         "quad_kernel")
+            _errors.fail(_errors.ERR_NULL_POINTER,
+                         "integrate() needs the GSL workspace: build the kernel with cache=True", "quad_kernel")
         value = ffi.new("double *")
         error = ffi.new("double *")
         lim = self.limit if limit is None else int(limit)
