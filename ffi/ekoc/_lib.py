@@ -168,10 +168,6 @@ int32_t ekore_ome_singlet(uint32_t order, double n_re, double n_im, uint32_t nf,
 const char *ekore_last_error(void);
 """
 
-# Functions whose absence (an older library) only disables a feature.
-_OPTIONAL = ("ekoc_operator_failed_flavor", "ekoc_interp_basis_areas", "ekoc_nspace_evaluate_batch",
-             "ekoc_nspace_family_len")
-
 ffi = cffi.FFI()
 ffi.cdef(CDEF)
 

@@ -7,7 +7,6 @@ with and without the per-thread cache; the inversion of a constant kernel
 (E = 1) must give back the interpolation basis, p_j(x_k) = delta_kj.
 """
 
-import numpy as np
 import pytest
 
 import ekoc
