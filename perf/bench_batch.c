@@ -16,20 +16,34 @@
  *   bench_batch time [--backend B] [--panels P --points Q] [--repeat R] [--threads T]
  *       wall time of all 14 parts (best of R), and the summed wall time of
  *       the integration stages from the profile.
+ *   bench_batch pieces [--repeat R]
+ *       thread CPU time per N of the batch driver's pieces on the LHA grid
+ *       with the 1x36 rule: ekore towers (one batch call per row) and E(N)
+ *       from them for the four family kinds at NNLO / O(a_s^2), and the
+ *       basis transform of all 60 basis functions at rows k = 0, 14, .., 56.
  *   bench_batch big [--backend B] [--nx 200] [--targets 50]
  *       one NNLO VFNS request: nx-point lambertgrid x `targets` scales
  *       between 10 and 1e4 GeV^2; prints its wall time.
  * BB_DEBUG=1 prints, during compare, each new worst element (block, k, j, values).
  * Exit status 0, or 1 when a computation fails, 2 on bad usage.
  */
+/* the driver's translation unit is built with -O3 (Makefile); the inline
+ * basis transform timed by `pieces` gets the same here */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "ad/beta.h"
 #include "ekoc.h"
 #include "evol/operator_internal.h"
+#include "gpu/batch_device.h"
+#include "gpu/batch_host.h"
+#include "quad/batch_nodes.h"
 
 #define NGRID 60
 
@@ -288,6 +302,88 @@ static int cmd_big(const opts *o) {
   return rc != EKOC_OK;
 }
 
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int cmd_pieces(const opts *o, const double *grid) {
+  static const char *names[4] = {"evolution ns NNLO", "evolution singlet NNLO", "matching ns O(as^2)",
+                                 "matching singlet O(as^2)"};
+  ekoc_interp *in = NULL;
+  ekoc_batch_rule *rule = NULL;
+  double *nre, *scratch, *table;
+  ekoc_complex *tower, p[NGRID];
+  int f, r, k, m, reps = o->repeat > 3 ? o->repeat : 100, M;
+  double sink = 0.0;
+  if (ekoc_interp_alloc(grid, NGRID, 4, &in) != EKOC_OK || ekoc_batch_rule_alloc(1, 36, 0.05, &rule) != EKOC_OK) return 1;
+  M = rule->n_nodes;
+  nre = malloc(2 * (size_t)M * sizeof *nre);
+  scratch = malloc(EKOC_BATCH_TOWER_SCRATCH(M) * sizeof *scratch);
+  tower = malloc((size_t)M * EKOC_BD_MAX_TOWER * sizeof *tower);
+  table = malloc(EKOC_BD_TABLE_LEN(NGRID, 4) * sizeof *table);
+  if (!nre || !scratch || !tower || !table) return 1;
+  ekoc_bd_area_table(in->area_offset, in->area, NGRID, 4, table);
+  printf("pieces (thread CPU time, 1x36 rule = %d nodes, LHA grid):\n", M);
+  for (f = 0; f < 4; ++f) {
+    ekoc_nspace_config c;
+    double t0, t1, t2;
+    memset(&c, 0, sizeof c);
+    c.kind = f / 2;
+    c.family = f % 2;
+    c.order = f < 2 ? 3 : 2;
+    c.nf = 4;
+    c.method = EKOC_METHOD_ITERATE_EXACT;
+    c.ev_op_iterations = 10;
+    c.ev_op_max_order = 10;
+    c.a0 = 0.0279;
+    c.a1 = f < 2 ? 0.0093 : 0.0180;
+    ekoc_beta_coefficients(4, c.beta);
+    t0 = cpu_s();
+    for (r = 0; r < reps; ++r) {
+      k = r % (NGRID - 1);
+      for (m = 0; m < M; ++m) {
+        ekoc_complex n, dn;
+        ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], c.family, &n, &dn);
+        nre[m] = n.re;
+        nre[M + m] = n.im;
+      }
+      if (ekoc_batch_towers(&c, (size_t)M, nre, nre + M, scratch, tower) != EKOC_OK) return 1;
+    }
+    t1 = cpu_s();
+    for (r = 0; r < reps; ++r)
+      for (m = 0; m < M; ++m) {
+        ekoc_complex v[EKOC_NSPACE_MAX_ELEMENTS];
+        ekoc_bd_family(&c, tower + (size_t)m * ekoc_bd_tower_len(&c), v);
+        sink += v[0].re;
+      }
+    t2 = cpu_s();
+    printf("  %-26s tower %6.0f ns/N   E(N) from tower %6.0f ns/N\n", names[f], (t1 - t0) / reps / M * 1e9,
+           (t2 - t1) / reps / M * 1e9);
+  }
+  for (k = 0; k < NGRID - 1; k += 14) {
+    double t0 = cpu_s();
+    for (r = 0; r < reps; ++r)
+      for (m = 0; m < M; ++m) {
+        ekoc_complex n, dn;
+        ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], 1, &n, &dn);
+        ekoc_bd_basis_all(in->logx, table, NGRID, 4, n, in->logx[k], p);
+        sink += p[NGRID - 2].re;
+      }
+    printf("  basis transform, row k=%2d  %6.0f ns/N (%d areas above x_k)\n", k, (cpu_s() - t0) / reps / M * 1e9,
+           NGRID - 1 - k);
+  }
+  if (sink == 12345.678) printf("%g\n", sink);
+  free(nre);
+  free(scratch);
+  free(tower);
+  free(table);
+  ekoc_batch_rule_free(rule);
+  ekoc_interp_free(in);
+  return 0;
+}
+
 static int parse_backend(const char *s) {
   if (!strcmp(s, "adaptive")) return EKOC_BACKEND_ADAPTIVE;
   if (!strcmp(s, "batch")) return EKOC_BACKEND_BATCH;
@@ -346,9 +442,10 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(cmd, "compare")) return cmd_compare(&o, grid);
   if (!strcmp(cmd, "time")) return cmd_time(&o, grid);
+  if (!strcmp(cmd, "pieces")) return cmd_pieces(&o, grid);
 usage:
   fprintf(stderr,
-          "usage: bench_batch compare|time|big [--backend adaptive|batch|gpu] [--panels P] [--points Q]\n"
+          "usage: bench_batch compare|time|pieces|big [--backend adaptive|batch|gpu] [--panels P] [--points Q]\n"
           "       [--ref adaptive|tight|P,Q] [--parts T/P,...] [--threads N] [--repeat R] [--nx N] [--targets T]\n");
   return 2;
 }
