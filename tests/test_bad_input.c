@@ -948,6 +948,27 @@ static void test_compute_request_controls(void **state) {
   COMPUTE_FAILS(rq.batch_points = INT32_MAX, EKOC_ERR_INVALID_ARGUMENT, "batch_points=2147483647", NULL);
 }
 
+/* The gpu backend without libekoc_cuda.so or a device: EKOC_ERR_NO_DEVICE
+ * saying why, nothing written (on a machine with both it computes). */
+static void test_compute_gpu_unavailable(void **state) {
+  ekoc_theory th;
+  ekoc_request rq;
+  ekoc_operator *sentinel = (ekoc_operator *)(uintptr_t)0x5a5a5a5a, *op = sentinel;
+  int rc;
+  (void)state;
+  base_setup(&th, &rq);
+  rq.backend = EKOC_BACKEND_GPU;
+  rc = ekoc_compute(&th, &rq, NULL, &op);
+  if (rc == EKOC_OK) {
+    assert_true(op != sentinel && op != NULL);
+    ekoc_operator_free(op);
+    return;
+  }
+  assert_int_equal(rc, EKOC_ERR_NO_DEVICE);
+  assert_ptr_equal(op, sentinel);
+  assert_true(strlen(ekoc_last_error()) > 10);
+}
+
 static int cancel_at_once(void *data, uint64_t done, uint64_t total) {
   (void)done;
   (void)total;
@@ -1004,6 +1025,23 @@ static void test_operator_accessors(void **state) {
   EXPECT(ekoc_operator_evolution(op, 0, NULL, NULL, full), EKOC_ERR_NULL_POINTER, "ekoc_operator_evolution", NULL);
   EXPECT(ekoc_operator_evolution(op, SIZE_MAX, v.buf, e.buf, full), EKOC_ERR_INVALID_ARGUMENT, "target", NULL);
   EXPECT(ekoc_operator_evolution(op, 1, v.buf, e.buf, 100), EKOC_ERR_BUFFER_TOO_SMALL, "len=100", NULL);
+  /* failure flags (ekoc_operator_failed_flavor; more in test_failures.c) */
+  {
+    uint8_t *fl = malloc(full), *ref = malloc(full);
+    size_t nfl = 99;
+    assert_non_null(fl);
+    assert_non_null(ref);
+    memset(fl, 0xA5, full);
+    memset(ref, 0xA5, full);
+    EXPECT(ekoc_operator_failed_flavor(NULL, 0, fl, full, &nfl), EKOC_ERR_NULL_POINTER, "ekoc_operator_failed_flavor", NULL);
+    EXPECT(ekoc_operator_failed_flavor(op, 0, NULL, full, NULL), EKOC_ERR_NULL_POINTER, "flags and n_flagged", NULL);
+    EXPECT(ekoc_operator_failed_flavor(op, 2, fl, full, &nfl), EKOC_ERR_INVALID_ARGUMENT, "target 2", NULL);
+    EXPECT(ekoc_operator_failed_flavor(op, 0, fl, full - 1, &nfl), EKOC_ERR_BUFFER_TOO_SMALL, "len=4899", NULL);
+    assert_int_equal(memcmp(fl, ref, full), 0);
+    assert_int_equal(nfl, 99);
+    free(fl);
+    free(ref);
+  }
   poison_check(&v, "operator view values", __LINE__);
   poison_check(&e, "operator view errors", __LINE__);
   /* apply */
@@ -1088,7 +1126,7 @@ static void test_ekore_abi(void **state) {
   poison_free(&im2);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_status_str),
       cmocka_unit_test(test_grid_lambert),
@@ -1110,8 +1148,10 @@ int main(void) {
       cmocka_unit_test(test_compute_request_grid),
       cmocka_unit_test(test_compute_request_controls),
       cmocka_unit_test(test_compute_cancelled),
+      cmocka_unit_test(test_compute_gpu_unavailable),
       cmocka_unit_test(test_operator_accessors),
       cmocka_unit_test(test_ekore_abi),
   };
+  if (argc > 1) cmocka_set_test_filter(argv[1]);
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
