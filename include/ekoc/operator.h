@@ -51,8 +51,9 @@ typedef struct ekoc_request {
   int32_t limit;              /* adaptive subintervals (eko: 100) */
   double mellin_cut;          /* upper end of the path is 1 - cut (eko: 0.05) */
   int32_t n_threads;          /* worker threads; 0: OpenMP's default */
-  int32_t batch_panels;       /* batch/gpu: Gauss-Legendre panels on [0.5, 1-cut] */
-  int32_t batch_points;       /* batch/gpu: nodes per panel */
+  int32_t batch_panels;       /* batch/gpu: equal panels on [0.5, 1-cut] */
+  int32_t batch_points;       /* batch/gpu: n Gauss points per panel, i.e. a (n, 2n+1) Gauss-Kronrod pair:
+                                 the Kronrod sum is the value, |Kronrod - Gauss| the error estimate */
   /* Optional progress report: called (serialised, possibly from a worker
    * thread) after each target row of each part with the rows done and the
    * total; returning non-zero cancels the computation (ekoc_compute then
@@ -67,7 +68,7 @@ void ekoc_theory_default(ekoc_theory *theory);
 /* Defaults: mu_0^2 = 2, nf0 = 4, no targets and no grid (set them), degree 4,
  * iterate-exact with 10 iterations and max order 10, no scale variation,
  * expanded backward matching, adaptive backend with eko's tolerances,
- * batch 8 panels x 16 nodes. */
+ * batch 1 panel x 36 Gauss points (73 Gauss-Kronrod nodes). */
 void ekoc_request_default(ekoc_request *request);
 
 /* sizeof the public structs (for bindings that mirror them). */

@@ -17,6 +17,26 @@ void ekoc_blockop_clear(ekoc_blockop *op) {
       free(op->val[a][b]);
       free(op->err[a][b]);
       op->val[a][b] = op->err[a][b] = NULL;
+      op->identity[a][b] = 0;
+      op->exact[a][b] = 0;
+    }
+}
+
+static int all_zero(const double *v, size_t n) {
+  size_t i;
+  for (i = 0; i < n; ++i)
+    if (v[i] != 0.0) return 0;
+  return 1;
+}
+
+/* Recomputes the exact flags of every block after an operation. */
+static void refresh_flags(ekoc_blockop *op) {
+  int a, b;
+  size_t n = op->nx * op->nx;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      op->identity[a][b] = 0;
+      op->exact[a][b] = op->err[a][b] ? (unsigned char)all_zero(op->err[a][b], n) : 0;
     }
 }
 
@@ -44,6 +64,8 @@ int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const do
     memcpy(op->err[a][b], err, n * sizeof(double));
   else
     memset(op->err[a][b], 0, n * sizeof(double));
+  op->identity[a][b] = 0;
+  op->exact[a][b] = (unsigned char)(err == NULL || all_zero(err, n));
   return 1;
 }
 
@@ -53,17 +75,19 @@ int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
   memset(op->val[a][b], 0, nx * nx * sizeof(double));
   memset(op->err[a][b], 0, nx * nx * sizeof(double));
   for (i = 0; i < nx; ++i) op->val[a][b][i * nx + i] = 1.0;
+  op->identity[a][b] = 1;
+  op->exact[a][b] = 1;
   return 1;
 }
 
 /* c += a * b (n x n row-major), i-k-j order for contiguous inner loops. */
-static void matmul_acc(size_t n, const double *a, const double *b, double *c) {
+static void matmul_acc(size_t n, const double *restrict a, const double *restrict b, double *restrict c) {
   size_t i, k, j;
   for (i = 0; i < n; ++i) {
-    double *ci = c + i * n;
+    double *restrict ci = c + i * n;
     for (k = 0; k < n; ++k) {
       double aik = a[i * n + k];
-      const double *bk = b + k * n;
+      const double *restrict bk = b + k * n;
       if (aik == 0.0) continue;
       for (j = 0; j < n; ++j) ci[j] += aik * bk[j];
     }
@@ -71,7 +95,7 @@ static void matmul_acc(size_t n, const double *a, const double *b, double *c) {
 }
 
 /* c += |a| * b */
-static void matmul_abs_left_acc(size_t n, const double *a, const double *b, double *c) {
+static void matmul_abs_left_acc(size_t n, const double *restrict a, const double *restrict b, double *restrict c) {
   size_t i, k, j;
   for (i = 0; i < n; ++i) {
     double *ci = c + i * n;
@@ -85,7 +109,7 @@ static void matmul_abs_left_acc(size_t n, const double *a, const double *b, doub
 }
 
 /* c += a * |b| */
-static void matmul_abs_right_acc(size_t n, const double *a, const double *b, double *c) {
+static void matmul_abs_right_acc(size_t n, const double *restrict a, const double *restrict b, double *restrict c) {
   size_t i, k, j;
   for (i = 0; i < n; ++i) {
     double *ci = c + i * n;
@@ -98,6 +122,12 @@ static void matmul_abs_right_acc(size_t n, const double *a, const double *b, dou
   }
 }
 
+/* dst += src (n entries) */
+static void add_acc(size_t n, const double *src, double *dst) {
+  size_t e;
+  for (e = 0; e < n; ++e) dst[e] += src[e];
+}
+
 int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out) {
   int i, j, k;
   size_t n = a->nx;
@@ -108,10 +138,21 @@ int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop 
       for (k = 0; k < EKOC_NB; ++k) {
         if (!a->val[i][k] || !b->val[k][j]) continue;
         if (!alloc_block(out, i, j)) return 0;
+        if (a->identity[i][k]) { /* 1 * B, error |1| errB */
+          add_acc(n * n, b->val[k][j], out->val[i][j]);
+          add_acc(n * n, b->err[k][j], out->err[i][j]);
+          continue;
+        }
+        if (b->identity[k][j]) { /* A * 1, error errA |1| */
+          add_acc(n * n, a->val[i][k], out->val[i][j]);
+          add_acc(n * n, a->err[i][k], out->err[i][j]);
+          continue;
+        }
         matmul_acc(n, a->val[i][k], b->val[k][j], out->val[i][j]);
-        matmul_abs_left_acc(n, a->val[i][k], b->err[k][j], out->err[i][j]);
-        matmul_abs_right_acc(n, a->err[i][k], b->val[k][j], out->err[i][j]);
+        if (!b->exact[k][j]) matmul_abs_left_acc(n, a->val[i][k], b->err[k][j], out->err[i][j]);
+        if (!a->exact[i][k]) matmul_abs_right_acc(n, a->err[i][k], b->val[k][j], out->err[i][j]);
       }
+  refresh_flags(out);
   return 1;
 }
 
@@ -133,6 +174,7 @@ int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blocko
         }
       }
     }
+  refresh_flags(out);
   return 1;
 }
 
@@ -153,6 +195,21 @@ int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKO
           out->err[i][j][e] += fabs(w) * a->err[i][k][e];
         }
       }
+    }
+  refresh_flags(out);
+  return 1;
+}
+
+int ekoc_blockop_copy(ekoc_blockop *dst, const ekoc_blockop *src) {
+  int a, b;
+  ekoc_blockop_clear(dst);
+  dst->nx = src->nx;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      if (!src->val[a][b]) continue;
+      if (!ekoc_blockop_set(dst, a, b, src->val[a][b], src->err[a][b])) return 0;
+      dst->identity[a][b] = src->identity[a][b];
+      dst->exact[a][b] = src->exact[a][b];
     }
   return 1;
 }

@@ -15,6 +15,10 @@ typedef struct ekoc_blockop {
   size_t nx;
   double *val[EKOC_NB][EKOC_NB];
   double *err[EKOC_NB][EKOC_NB];
+  /* shortcuts for the products: the block is exactly the identity with zero
+   * error / its error block is all zero (kept up to date by every function here) */
+  unsigned char identity[EKOC_NB][EKOC_NB];
+  unsigned char exact[EKOC_NB][EKOC_NB];
 } ekoc_blockop;
 
 /* An all-zero operator (no blocks). */
@@ -34,6 +38,8 @@ int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop 
  * out = A * M. Errors are rotated with |M|. Returns 0 on no memory. */
 int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out);
 int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKOC_NB], ekoc_blockop *out);
+/* dst = a deep copy of src (dst's blocks are freed first). Returns 0 on no memory. */
+int ekoc_blockop_copy(ekoc_blockop *dst, const ekoc_blockop *src);
 /* Moves src into dst (dst's blocks are freed, src becomes empty). */
 void ekoc_blockop_move(ekoc_blockop *dst, ekoc_blockop *src);
 /* Number of allocated blocks. */

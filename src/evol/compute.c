@@ -60,8 +60,8 @@ void ekoc_request_default(ekoc_request *r) {
   r->limit = 100;
   r->mellin_cut = 5e-2;
   r->n_threads = 0;
-  r->batch_panels = 8;
-  r->batch_points = 16;
+  r->batch_panels = 1;  /* one Gauss-Kronrod panel of 36 Gauss / 73 Kronrod nodes: converged to a */
+  r->batch_points = 36; /* small fraction of eko's tolerance (perf/STATS.md, tests/test_batch.c) */
 }
 
 size_t ekoc_theory_sizeof(void) { return sizeof(ekoc_theory); }
@@ -599,11 +599,17 @@ static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint
   ekoc_blockop_init(&cur, nx);
   ekoc_blockop_init(&tmp, nx);
   ekoc_blockop_init(&tmp2, nx);
-  for (a = 0; a < EKOC_NB; ++a) ok &= ekoc_blockop_set_identity(&cur, a, a);
   (void)nf0;
   for (s = 0; ok && s < p->n_steps[t]; ++s) {
     const plan_step *st = &p->steps[t][s];
     const ekoc_blockop *part = taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op;
+    if (s == 0) { /* paths start with a segment: take it as is instead of multiplying the identity */
+      if (st->kind == 0) {
+        ok &= ekoc_blockop_copy(&cur, part);
+        continue;
+      }
+      for (a = 0; a < EKOC_NB; ++a) ok &= ekoc_blockop_set_identity(&cur, a, a);
+    }
     if (st->kind == 0) { /* segment */
       ok &= ekoc_blockop_mul(part, &cur, &tmp);
       ekoc_blockop_move(&cur, &tmp);

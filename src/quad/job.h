@@ -55,8 +55,8 @@ typedef struct ekoc_quad_settings {
   double epsabs, epsrel, cut;
   size_t limit;
   int32_t n_threads;     /* 0: OpenMP's default */
-  int32_t batch_panels;  /* batch driver: Gauss-Legendre panels on [0.5, 1-cut] */
-  int32_t batch_points;  /* batch driver: nodes per panel */
+  int32_t batch_panels;  /* batch driver: equal panels on [0.5, 1-cut] */
+  int32_t batch_points;  /* batch driver: n Gauss points per panel (2n+1 Gauss-Kronrod nodes) */
   ekoc_quad_progress *progress; /* may be NULL */
   ekoc_profile *profile;        /* the computation's node timer, may be NULL (GPU stages record here) */
 } ekoc_quad_settings;
