@@ -491,7 +491,7 @@ static void constant_element(const ekoc_interp *interp, int diagonal, double c, 
 }
 
 static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *rq, ekoc_quad_progress *progress,
-                   ekoc_profile *prof, size_t *n_failed) {
+                   ekoc_profile *prof, ekoc_batch_basis_cache *basis_cache, size_t *n_failed) {
   element_map m[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS] = {0}, *err[EKOC_JOB_MAX_ELEMENTS] = {0};
   uint8_t *flag[EKOC_JOB_MAX_ELEMENTS] = {0};
@@ -550,6 +550,7 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
     qs.batch_points = rq->batch_points;
     qs.progress = progress;
     qs.profile = prof;
+    qs.basis_cache = basis_cache;
     if (job.n_elements == 0)
       rc = EKOC_OK;
     else if (rq->backend == EKOC_BACKEND_ADAPTIVE)
@@ -685,6 +686,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   ekoc_interp *interp = NULL;
   ekoc_operator *op = NULL;
   ekoc_quad_progress progress;
+  ekoc_batch_basis_cache *basis_cache = NULL;
   size_t t, i, n_failed = 0;
   uint64_t t0;
   int rc, h;
@@ -752,12 +754,18 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   progress.data = rq->progress_data;
   for (i = 0; i < p.n_jobs; ++i)
     if (!p.jobs[i].unity) progress.total += rq->nx;
+  /* several parts on the batch backend share the basis transforms (<= 512 MB) */
+  if (rq->backend == EKOC_BACKEND_BATCH && progress.total > rq->nx) {
+    rc = ekoc_batch_basis_cache_new(rq->nx, rq->batch_panels, rq->batch_points, rq->mellin_cut, (size_t)512 << 20,
+                                    &basis_cache);
+    if (rc != EKOC_OK) goto fail;
+  }
 
   for (i = 0; i < p.n_jobs; ++i) {
     plan_job *j = &p.jobs[i];
     char name[EKOC_PROFILE_NAME_LEN];
     uint64_t ts = ekoc_profile_now_ns(prof);
-    rc = run_job(j, interp, rq, &progress, prof, &n_failed);
+    rc = run_job(j, interp, rq, &progress, prof, basis_cache, &n_failed);
     if (rc != EKOC_OK) goto fail;
     if (j->is_matching)
       snprintf(name, sizeof name, "matching nf=%d->%d at mu2=%.4g%s", (int)j->nf, (int)j->nf + 1, j->mu2_from,
@@ -767,6 +775,9 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
                j->unity ? " (identity)" : "");
     stage(prof, name, ts);
   }
+  ekoc_batch_basis_cache_free(basis_cache); /* the parts are done */
+  basis_cache = NULL;
+
 
   op = calloc(1, sizeof *op);
   if (!op) {
@@ -822,6 +833,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
 
 fail:
   ekoc_operator_free(op);
+  ekoc_batch_basis_cache_free(basis_cache);
   plan_free(&p);
   ekoc_interp_free(interp);
   ekoc_couplings_free(couplings);

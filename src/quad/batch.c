@@ -321,6 +321,61 @@ int ekoc_batch_rule_alloc(int32_t panels, int32_t points, double cut, ekoc_batch
   return EKOC_OK;
 }
 
+/* ---- the basis cache ------------------------------------------------------------------ */
+
+struct ekoc_batch_basis_cache {
+  size_t nx;
+  int32_t panels, points, n_nodes;
+  double cut;
+  ekoc_complex *p;      /* [offset 0/1][row k][node m][basis j] */
+  unsigned char *ready; /* [offset][row]: that row's transforms are filled */
+};
+
+int ekoc_batch_basis_cache_new(size_t nx, int32_t panels, int32_t points, double cut, size_t max_bytes,
+                               ekoc_batch_basis_cache **out) {
+  ekoc_batch_basis_cache *c;
+  size_t n_nodes = (size_t)panels * (2 * (size_t)points + 1), count;
+  if (!out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_batch_basis_cache_new: out is NULL");
+  *out = NULL;
+  if (nx == 0 || panels < 1 || points < 1) return EKOC_OK;
+  count = 2 * nx * n_nodes * nx;
+  if (count / nx / nx / 2 != n_nodes || count > max_bytes / sizeof(ekoc_complex)) return EKOC_OK;
+  c = calloc(1, sizeof *c);
+  if (!c) return ekoc_error(EKOC_ERR_NO_MEMORY, "batch basis cache: out of memory");
+  c->p = malloc(count * sizeof *c->p);
+  c->ready = calloc(2 * nx, 1);
+  if (!c->p || !c->ready) {
+    free(c->p);
+    free(c->ready);
+    free(c);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "batch basis cache: out of memory for %zu MB", count * 16 >> 20);
+  }
+  c->nx = nx;
+  c->panels = panels;
+  c->points = points;
+  c->n_nodes = (int32_t)n_nodes;
+  c->cut = cut;
+  *out = c;
+  return EKOC_OK;
+}
+
+void ekoc_batch_basis_cache_free(ekoc_batch_basis_cache *c) {
+  if (!c) return;
+  free(c->p);
+  free(c->ready);
+  free(c);
+}
+
+/* The cached transforms of row k on the path with this offset, filled on
+ * first use; NULL when the cache does not fit this job's grid and rule.
+ * Rows are filled by one thread each, and parts run one after the other. */
+static const ekoc_complex *cached_basis_row(ekoc_batch_basis_cache *c, const ekoc_batch_rule *rule, size_t nx,
+                                            int singlet_like, size_t k) {
+  if (!c || c->nx != nx || c->n_nodes != rule->n_nodes || c->panels != rule->panels || c->points != rule->points)
+    return NULL;
+  return c->p + ((size_t)(singlet_like ? 1 : 0) * nx + k) * (size_t)c->n_nodes * nx;
+}
+
 /* ---- the driver -------------------------------------------------------------------- */
 
 typedef struct fatal_error {
@@ -382,7 +437,7 @@ static int scratch_alloc(batch_scratch *sc, size_t nodes, size_t nx) {
 
 /* Row k of every element of family plan fp. */
 static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
-                            const ekoc_batch_family *fp, size_t k,
+                            const ekoc_batch_family *fp, size_t k, ekoc_batch_basis_cache *cache,
                             batch_scratch *sc) {
   const ekoc_interp *in = job->interp;
   size_t nx = in->n, j, jmin;
@@ -411,11 +466,25 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
   }
   memset(sc->acc + jmin * (size_t)ne, 0, (nx - jmin) * (size_t)ne * sizeof(double));
   memset(sc->accg + jmin * (size_t)ne, 0, (nx - jmin) * (size_t)ne * sizeof(double));
-  for (m = 0; m < nodes; ++m) {
-    ekoc_complex n = c_make(sc->n_re[m], sc->n_im[m]);
-    ekoc_bd_basis_all(in->logx, table, nx, deg, n, logx, sc->p);
-    ekoc_bd_accumulate(sc->p, jmin, nx, sc->wk + m * ne, ne, sc->acc);
-    if (rule->wg[m] != 0.0) ekoc_bd_accumulate(sc->p, jmin, nx, sc->wgs + m * ne, ne, sc->accg);
+  {
+    const ekoc_complex *row = cached_basis_row(cache, rule, nx, fp->singlet_like, k);
+    unsigned char *ready = row ? &cache->ready[(fp->singlet_like ? nx : 0) + k] : NULL;
+    for (m = 0; m < nodes; ++m) {
+      const ekoc_complex *p = sc->p;
+      if (row) {
+        p = row + (size_t)m * nx;
+        if (!*ready) {
+          ekoc_complex n = c_make(sc->n_re[m], sc->n_im[m]);
+          ekoc_bd_basis_all(in->logx, table, nx, deg, n, logx, (ekoc_complex *)p);
+        }
+      } else {
+        ekoc_complex n = c_make(sc->n_re[m], sc->n_im[m]);
+        ekoc_bd_basis_all(in->logx, table, nx, deg, n, logx, sc->p);
+      }
+      ekoc_bd_accumulate(p, jmin, nx, sc->wk + m * ne, ne, sc->acc);
+      if (rule->wg[m] != 0.0) ekoc_bd_accumulate(p, jmin, nx, sc->wgs + m * ne, ne, sc->accg);
+    }
+    if (ready) *ready = 1;
   }
   for (e = 0; e < ne; ++e) {
     const ekoc_quad_element *el = &job->elements[fp->job_el[e]];
@@ -433,7 +502,7 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
 }
 
 static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
-                     const ekoc_batch_family *plans, size_t k,
+                     const ekoc_batch_family *plans, size_t k, ekoc_batch_basis_cache *cache,
                      batch_scratch *sc) {
   size_t nx = job->interp->n, j;
   int32_t f, e;
@@ -450,7 +519,7 @@ static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, cons
   for (f = 0; f < job->n_families; ++f) {
     int rc;
     if (plans[f].n_el == 0) continue;
-    rc = batch_family_row(job, rule, table, &plans[f], k, sc);
+    rc = batch_family_row(job, rule, table, &plans[f], k, cache, sc);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
@@ -529,7 +598,7 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
 #pragma omp atomic read
       stop = fatal.status;
       if (stop != EKOC_OK || !have) continue;
-      rck = batch_row(job, rule, table, plans, (size_t)k, &sc);
+      rck = batch_row(job, rule, table, plans, (size_t)k, s->basis_cache, &sc);
       if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
       if (rck != EKOC_OK) fatal_record(&fatal, rck);
     }
