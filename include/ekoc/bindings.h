@@ -30,7 +30,8 @@ size_t ekoc_nspace_family_len(const struct ekoc_nspace_config *cfg);
  * count 0), the configuration's errors (see ekoc_nspace_evaluate),
  * EKOC_ERR_INVALID_ARGUMENT (a non-finite N; the message names the point),
  * EKOC_ERR_BUFFER_TOO_SMALL (out_len < count * size), EKOC_ERR_NO_MEMORY,
- * or the evaluation error of the first failing point (message names it). */
+ * or the evaluation error of the first failing point (message names it;
+ * EKOC_ERR_NUMERICAL for a non-finite element, as ekoc_nspace_evaluate). */
 int ekoc_nspace_evaluate_batch(const struct ekoc_nspace_config *cfg, const double *n_re, const double *n_im,
                                size_t count, double *out_re, double *out_im, size_t out_len);
 

@@ -68,6 +68,13 @@ int ekoc_nspace_evaluate_batch(const ekoc_nspace_config *cfg, const double *n_re
       free(scratch);
       return ekoc_error(rc, "ekoc_nspace_evaluate_batch: point %zu: %s", p, msg);
     }
+    for (e = 0; e < size; ++e)
+      if (!isfinite(vals[e].re) || !isfinite(vals[e].im)) {
+        free(scratch);
+        return ekoc_error(EKOC_ERR_NUMERICAL,
+                          "ekoc_nspace_evaluate_batch: point %zu: element %zu at N=(%g,%g) is (%g,%g), not finite", p,
+                          e, n_re[p], n_im[p], vals[e].re, vals[e].im);
+      }
     for (e = 0; e < size; ++e) {
       scratch[p * size + e] = vals[e].re;
       scratch[count * size + p * size + e] = vals[e].im;
