@@ -365,6 +365,87 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "a1=-0.01", NULL);
 }
 
+/* A valid configuration whose values overflow: a0 = 1e-300 and a1 = 0.1
+ * give (a1/a0)^(-gamma/beta0) = inf at large N. Both evaluators used to
+ * return EKOC_OK with inf/NaN. */
+static void test_nspace_overflow(void **state) {
+  ekoc_nspace_config c;
+  double nre[3] = {0.5, 2.0, 50.0}, nim[3] = {0.0, 0.0, 0.0};
+  poisoned re = poison_new(27), im = poison_new(27);
+  (void)state;
+  c = good_cfg();
+  c.family = EKOC_FAMILY_NS;
+  c.order = 1;
+  c.a0 = 1e-300;
+  c.a1 = 0.1;
+  assert_int_equal(ekoc_nspace_evaluate(&c, 2.0, 0.0, re.buf, im.buf, 3), EKOC_OK);
+  assert_true(isfinite(re.buf[0]) && re.buf[0] > 1e100); /* large but finite: fine */
+  memset(re.buf, POISON_BYTE, 27 * sizeof(double));
+  memset(im.buf, POISON_BYTE, 27 * sizeof(double));
+  NSPACE_FAILS(c, 50.0, 0.0, 9, EKOC_ERR_NUMERICAL, "element 0 at N=(50,0)", "not finite");
+  EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, 3, re.buf, im.buf, 27), EKOC_ERR_NUMERICAL, "point 2", "not finite");
+  poison_check(&re, "ekoc_nspace_evaluate_batch out_re", __LINE__);
+  poison_check(&im, "ekoc_nspace_evaluate_batch out_im", __LINE__);
+  poison_free(&re);
+  poison_free(&im);
+}
+
+/* Helpers for bindings (include/ekoc/bindings.h, interp_access.h). */
+static void test_bindings_helpers(void **state) {
+  ekoc_nspace_config c = good_cfg();
+  ekoc_interp *ip = NULL;
+  const double *areas = (const double *)(uintptr_t)0x77;
+  size_t n_areas = 77, k;
+  int32_t deg = 77;
+  double nre[2] = {2.0, 3.0}, nim[2] = {0.5, 0.5};
+  poisoned re = poison_new(8), im = poison_new(8);
+  (void)state;
+  assert_int_equal(ekoc_nspace_config_sizeof(), sizeof(ekoc_nspace_config));
+  assert_int_equal(ekoc_kernel_args_sizeof(), sizeof(ekoc_kernel_args));
+  assert_int_equal(ekoc_nspace_family_len(NULL), 0);
+  assert_int_equal(ekoc_nspace_family_len(&c), 4);
+  c.kind = 5;
+  assert_int_equal(ekoc_nspace_family_len(&c), 0);
+  c = good_cfg();
+  c.family = -1;
+  assert_int_equal(ekoc_nspace_family_len(&c), 0);
+  /* evaluate_batch: NULLs, bad config, non-finite N anywhere, short output */
+  c = good_cfg();
+  EXPECT(ekoc_nspace_evaluate_batch(NULL, nre, nim, 2, re.buf, im.buf, 8), EKOC_ERR_NULL_POINTER, "must not be NULL", NULL);
+  EXPECT(ekoc_nspace_evaluate_batch(&c, NULL, nim, 2, re.buf, im.buf, 8), EKOC_ERR_NULL_POINTER, "must not be NULL", NULL);
+  EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, 2, re.buf, NULL, 8), EKOC_ERR_NULL_POINTER, "must not be NULL", NULL);
+  EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, 2, re.buf, im.buf, 7), EKOC_ERR_BUFFER_TOO_SMALL, "out_len=7", "8");
+  EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, SIZE_MAX, re.buf, im.buf, 8), EKOC_ERR_INVALID_ARGUMENT, "count", NULL);
+  for (k = 0; k < 3; ++k) {
+    nim[1] = non_finite[k];
+    EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, 2, re.buf, im.buf, 8), EKOC_ERR_INVALID_ARGUMENT, "N[1]=",
+           gstr(non_finite[k]));
+  }
+  nim[1] = 0.0;
+  nre[1] = 1.0; /* singlet pole N = 1 */
+  EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, 2, re.buf, im.buf, 8), EKOC_ERR_ANOMALOUS_DIMENSION, "point 1", NULL);
+  nre[1] = 3.0;
+  nim[1] = 0.5;
+  c.nf = 8;
+  EXPECT(ekoc_nspace_evaluate_batch(&c, nre, nim, 2, re.buf, im.buf, 8), EKOC_ERR_INVALID_NF, "nf=8", NULL);
+  poison_check(&re, "ekoc_nspace_evaluate_batch out_re", __LINE__);
+  poison_check(&im, "ekoc_nspace_evaluate_batch out_im", __LINE__);
+  /* basis areas */
+  assert_int_equal(ekoc_interp_alloc(grid5, 5, 2, &ip), EKOC_OK);
+  EXPECT(ekoc_interp_basis_areas(NULL, 0, &areas, &n_areas, &deg), EKOC_ERR_NULL_POINTER, "must not be NULL", NULL);
+  EXPECT(ekoc_interp_basis_areas(ip, 0, NULL, &n_areas, &deg), EKOC_ERR_NULL_POINTER, "must not be NULL", NULL);
+  EXPECT(ekoc_interp_basis_areas(ip, 0, &areas, NULL, &deg), EKOC_ERR_NULL_POINTER, "must not be NULL", NULL);
+  EXPECT(ekoc_interp_basis_areas(ip, 5, &areas, &n_areas, &deg), EKOC_ERR_INVALID_ARGUMENT, "j=5", "0..4");
+  EXPECT(ekoc_interp_basis_areas(ip, SIZE_MAX, &areas, &n_areas, &deg), EKOC_ERR_INVALID_ARGUMENT,
+         "j=18446744073709551615", NULL);
+  assert_ptr_equal(areas, (const double *)(uintptr_t)0x77);
+  assert_int_equal(n_areas, 77);
+  assert_int_equal(deg, 77);
+  ekoc_interp_free(ip);
+  poison_free(&re);
+  poison_free(&im);
+}
+
 /* ---- quadrature workspace, kernel, single integrals --------------------------------------- */
 
 static void test_workspace(void **state) {
@@ -1134,6 +1215,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_interp_eval),
       cmocka_unit_test(test_beta),
       cmocka_unit_test(test_nspace_evaluate),
+      cmocka_unit_test(test_nspace_overflow),
+      cmocka_unit_test(test_bindings_helpers),
       cmocka_unit_test(test_workspace),
       cmocka_unit_test(test_quad_integrate),
       cmocka_unit_test(test_quad_integrate_bad),
