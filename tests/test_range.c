@@ -4,10 +4,10 @@
  * is "finite results or a clean error, never NaN in an output": every
  * success is checked entry by entry (values, errors, the evolution-basis
  * view and an applied PDF), every failure must carry a status and a message.
- * Where a closed form exists the results are also checked against it
- * (evolution to the starting scale is the identity; quark-number sum rules
- * of the valence operator survive the whole range).
- * Includes the fuzz findings that produced NaN with EKOC_OK.
+ * Beyond finiteness: the two independent CPU quadratures (adaptive, batch)
+ * agree entry by entry at the edges of the range, and a coupling that does
+ * not run gives the identity. Includes the fuzz findings that produced NaN
+ * with EKOC_OK.
  */
 #include <setjmp.h>
 #include <stdarg.h>
