@@ -175,6 +175,23 @@ int32_t ekore_gamma_ns_batch(uint32_t order,
                              double *out_im);
 
 /**
+ * The three non-singlet towers (ns+, ns-, nsV) at `count` points, sharing the
+ * harmonic sums of each point. Writes `count*3*order` values, point-major then
+ * sector-major: out[(3*p + m)*order + k] = gamma^(k) of sector m (m = 0 ns+,
+ * 1 ns-, 2 nsV); each value is bitwise that of `ekore_gamma_ns` for the same
+ * sector. Inputs and outputs must not overlap; all pointers must be non-NULL.
+ * All points are validated before anything is written.
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+ */
+int32_t ekore_gamma_ns_all_batch(uint32_t order,
+                                 const double *n_re,
+                                 const double *n_im,
+                                 size_t count,
+                                 uint32_t nf,
+                                 double *out_re,
+                                 double *out_im);
+
+/**
  * The non-singlet matching OMEs A^(1..order)(N) on the basis (q, H) (eko's
  * `A_non_singlet`, sectors 200 and 91), `order` = number of OME terms 1..2,
  * `nf` the number of light flavours below the threshold, `L` = ln(mu_h^2/m_h^2).

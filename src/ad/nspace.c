@@ -16,22 +16,15 @@ static int ekore_failure(int32_t rc, const char *what, ekoc_complex n) {
 }
 
 static int eval_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out) {
-  static const uint32_t modes[3] = {EKOC_SECTOR_NS_PLUS, EKOC_SECTOR_NS_MINUS, EKOC_SECTOR_NS_VALENCE};
   ekoc_complex gamma[3][EKOC_MAX_ORDER];
+  double re[3 * EKOC_MAX_ORDER], im[3 * EKOC_MAX_ORDER];
   int m, i;
-  for (m = 0; m < 3; ++m) {
-    double re[EKOC_MAX_ORDER], im[EKOC_MAX_ORDER];
-    int32_t rc;
-    /* Below NNLO nsV equals ns- and below NLO all three equal ns+ (PHYSICS.md §1.3):
-     * reuse the value instead of asking again. */
-    if ((m == 2 && cfg->order < 3) || (m == 1 && cfg->order < 2)) {
-      for (i = 0; i < cfg->order; ++i) gamma[m][i] = gamma[m - 1][i];
-      continue;
-    }
-    rc = ekore_gamma_ns((uint32_t)cfg->order, modes[m], n.re, n.im, (uint32_t)cfg->nf, re, im);
-    if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns", n);
-    for (i = 0; i < cfg->order; ++i) gamma[m][i] = c_make(re[i], im[i]);
-  }
+  /* ns+, ns-, nsV sharing the harmonic sums (below NNLO the crate gives nsV = ns-,
+   * below NLO all three = ns+, PHYSICS.md §1.3) */
+  int32_t rc = ekore_gamma_ns_all_batch((uint32_t)cfg->order, &n.re, &n.im, 1, (uint32_t)cfg->nf, re, im);
+  if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch", n);
+  for (m = 0; m < 3; ++m)
+    for (i = 0; i < cfg->order; ++i) gamma[m][i] = c_make(re[m * cfg->order + i], im[m * cfg->order + i]);
   ekoc_nspace_evolution_ns(cfg, gamma, out);
   return EKOC_OK;
 }

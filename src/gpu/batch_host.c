@@ -11,26 +11,17 @@ static int ekore_failure(int32_t rc, const char *what) {
 
 int ekoc_batch_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                       double *scratch, ekoc_complex *tower) {
-  static const uint32_t modes[3] = {EKOC_SECTOR_NS_PLUS, EKOC_SECTOR_NS_MINUS, EKOC_SECTOR_NS_VALENCE};
   size_t len = (size_t)ekoc_bd_tower_len(cfg), p;
   size_t order = (size_t)cfg->order, i;
   double *re = scratch, *im = scratch + count * EKOC_BD_MAX_TOWER;
   int32_t rc;
   if (count == 0 || len == 0) return EKOC_OK;
   if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
-    int m;
-    for (m = 0; m < 3; ++m) {
-      /* below NNLO nsV = ns-, below NLO all three = ns+ (PHYSICS.md §1.3) */
-      if ((m == 2 && order < 3) || (m == 1 && order < 2)) {
-        for (p = 0; p < count; ++p)
-          for (i = 0; i < order; ++i) tower[p * len + m * order + i] = tower[p * len + (m - 1) * order + i];
-        continue;
-      }
-      rc = ekore_gamma_ns_batch((uint32_t)order, modes[m], n_re, n_im, count, (uint32_t)cfg->nf, re, im);
-      if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_batch");
-      for (p = 0; p < count; ++p)
-        for (i = 0; i < order; ++i) tower[p * len + m * order + i] = c_make(re[p * order + i], im[p * order + i]);
-    }
+    /* the three sectors in one call sharing each point's harmonic sums; the
+     * layout (3p + m)*order + k is the tower's: len = 3*order */
+    rc = ekore_gamma_ns_all_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
+    if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch");
+    for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
   } else if (cfg->kind == EKOC_KIND_EVOLUTION) {
     rc = ekore_gamma_singlet_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
     if (rc != 0) return ekore_failure(rc, "ekore_gamma_singlet_batch");

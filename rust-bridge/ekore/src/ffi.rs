@@ -499,6 +499,56 @@ pub extern "C" fn ekore_gamma_ns_batch(
     })
 }
 
+/// The three non-singlet towers (ns+, ns-, nsV) at `count` points, sharing the
+/// harmonic sums of each point. Writes `count*3*order` values, point-major then
+/// sector-major: out[(3*p + m)*order + k] = gamma^(k) of sector m (m = 0 ns+,
+/// 1 ns-, 2 nsV); each value is bitwise that of `ekore_gamma_ns` for the same
+/// sector. Inputs and outputs must not overlap; all pointers must be non-NULL.
+/// All points are validated before anything is written.
+/// Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+#[no_mangle]
+pub extern "C" fn ekore_gamma_ns_all_batch(
+    order: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_all_batch";
+    const MODES: [u32; 3] = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
+    guard(F, || {
+        let run = || -> Result<(), i32> {
+            check_ptr(F, "n_re", n_re)?;
+            check_ptr(F, "n_im", n_im)?;
+            check_ptr(F, "out_re", out_re)?;
+            check_ptr(F, "out_im", out_im)?;
+            check_order(F, order, EKORE_MAX_ORDER)?;
+            check_nf(F, nf)?;
+            let w = order as usize;
+            // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
+            unsafe {
+                check_batch(F, n_re, n_im, count, Poles::NonSinglet)?;
+                for p in 0..count {
+                    let n = C64::new(*n_re.add(p), *n_im.add(p));
+                    let s = sums(F, n)?;
+                    for (m, mode) in MODES.iter().enumerate() {
+                        let g = ns_tower(order, *mode, &s, nf);
+                        let g = &g[..w];
+                        if !all_finite(g) {
+                            return Err(not_finite(F, n));
+                        }
+                        store(g, out_re, out_im, (3 * p + m) * w);
+                    }
+                }
+            }
+            Ok(())
+        };
+        run().err().unwrap_or(EKORE_OK)
+    })
+}
+
 fn check_l(func: &str, l: f64) -> Result<(), i32> {
     if !l.is_finite() {
         return Err(fail(EKORE_ERR_DOMAIN, format_args!("{func}: L = {l} is not finite")));
@@ -906,5 +956,24 @@ mod tests {
             assert_eq!(&o.im[2 * p..2 * p + 2], &t.im[..2]);
         }
         assert_eq!(o.re[10], POISON);
+        // all three sectors at once, out[(3p + m)*order + k]
+        let mut o = Out::new();
+        assert_eq!(ekore_gamma_ns_all_batch(3, nre.as_ptr(), nim.as_ptr(), 5, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), 0);
+        for p in 0..5 {
+            for (m, mode) in [10101u32, 10201, 10200].iter().enumerate() {
+                let mut t = Out::new();
+                assert_eq!(ekore_gamma_ns(3, *mode, nre[p], nim[p], 4, t.re.as_mut_ptr(), t.im.as_mut_ptr()), 0);
+                let at = (3 * p + m) * 3;
+                assert_eq!(&o.re[at..at + 3], &t.re[..3]);
+                assert_eq!(&o.im[at..at + 3], &t.im[..3]);
+            }
+        }
+        assert_eq!(o.re[45], POISON);
+        // a bad point anywhere: nothing written
+        let bad = [2.5, 0.0, 3.0];
+        let bim = [0.0, 0.0, 0.0];
+        let mut o = Out::new();
+        assert_eq!(ekore_gamma_ns_all_batch(2, bad.as_ptr(), bim.as_ptr(), 3, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
+        assert!(o.untouched());
     }
 }
