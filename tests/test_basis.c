@@ -131,7 +131,7 @@ static void test_blockop_mul(void **state) {
         for (y = 0; y < NX; ++y) db[(pb[i][0] * NX + x) * DIM + pb[i][1] * NX + y] = blk[x * NX + y];
     }
   }
-  assert_true(ekoc_blockop_mul(&a, &b, &c));
+  assert_true(ekoc_blockop_mul(&a, &b, &c, 2));
   for (i = 0; i < DIM; ++i)
     for (j = 0; j < DIM; ++j) {
       double s = 0.0, got;

@@ -2,6 +2,7 @@
 #include "evol/blockop.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,32 +129,40 @@ static void add_acc(size_t n, const double *src, double *dst) {
   for (e = 0; e < n; ++e) dst[e] += src[e];
 }
 
-int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out) {
-  int i, j, k;
+int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out, int n_threads) {
+  int ij, ok = 1;
   size_t n = a->nx;
   ekoc_blockop_clear(out);
   out->nx = n;
-  for (i = 0; i < EKOC_NB; ++i)
-    for (j = 0; j < EKOC_NB; ++j)
-      for (k = 0; k < EKOC_NB; ++k) {
-        if (!a->val[i][k] || !b->val[k][j]) continue;
-        if (!alloc_block(out, i, j)) return 0;
-        if (a->identity[i][k]) { /* 1 * B, error |1| errB */
-          add_acc(n * n, b->val[k][j], out->val[i][j]);
-          add_acc(n * n, b->err[k][j], out->err[i][j]);
-          continue;
-        }
-        if (b->identity[k][j]) { /* A * 1, error errA |1| */
-          add_acc(n * n, a->val[i][k], out->val[i][j]);
-          add_acc(n * n, a->err[i][k], out->err[i][j]);
-          continue;
-        }
-        matmul_acc(n, a->val[i][k], b->val[k][j], out->val[i][j]);
-        if (!b->exact[k][j]) matmul_abs_left_acc(n, a->val[i][k], b->err[k][j], out->err[i][j]);
-        if (!a->exact[i][k]) matmul_abs_right_acc(n, a->err[i][k], b->val[k][j], out->err[i][j]);
+  /* output blocks are independent: threads over them; the sum over k runs in
+   * a fixed order, so the result has the same bits for any thread count */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(n_threads > 0 ? n_threads : omp_get_max_threads()) \
+    reduction(&& : ok)
+  for (ij = 0; ij < EKOC_NB * EKOC_NB; ++ij) {
+    int i = ij / EKOC_NB, j = ij % EKOC_NB, k;
+    for (k = 0; k < EKOC_NB; ++k) {
+      if (!a->val[i][k] || !b->val[k][j]) continue;
+      if (!alloc_block(out, i, j)) {
+        ok = 0;
+        break;
       }
+      if (a->identity[i][k]) { /* 1 * B, error |1| errB */
+        add_acc(n * n, b->val[k][j], out->val[i][j]);
+        add_acc(n * n, b->err[k][j], out->err[i][j]);
+        continue;
+      }
+      if (b->identity[k][j]) { /* A * 1, error errA |1| */
+        add_acc(n * n, a->val[i][k], out->val[i][j]);
+        add_acc(n * n, a->err[i][k], out->err[i][j]);
+        continue;
+      }
+      matmul_acc(n, a->val[i][k], b->val[k][j], out->val[i][j]);
+      if (!b->exact[k][j]) matmul_abs_left_acc(n, a->val[i][k], b->err[k][j], out->err[i][j]);
+      if (!a->exact[i][k]) matmul_abs_right_acc(n, a->err[i][k], b->val[k][j], out->err[i][j]);
+    }
+  }
   refresh_flags(out);
-  return 1;
+  return ok;
 }
 
 int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out) {

@@ -32,8 +32,10 @@ int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const do
 /* Sets block (a, b) to the identity (zero error). Returns 0 on no memory. */
 int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b);
 /* out = A * B with error |A| errB + errA |B| (eko's propagation). out must be
- * initialised and distinct from A and B; its previous blocks are freed. Returns 0 on no memory. */
-int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out);
+ * initialised and distinct from A and B; its previous blocks are freed.
+ * n_threads (0: OpenMP's default) work on separate output blocks; the bits do
+ * not depend on it. Returns 0 on no memory. */
+int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out, int n_threads);
 /* out = M * A (M a constant 14x14 matrix acting on basis elements), and
  * out = A * M. Errors are rotated with |M|. Returns 0 on no memory. */
 int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out);

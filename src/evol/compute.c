@@ -594,7 +594,8 @@ static int taint_clean(plan_job *j) {
 
 /* The operator of target t: its parts' op (taint = 0) or taint (taint = 1)
  * multiplied along its path. */
-static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint, ekoc_blockop *out) {
+static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint, int n_threads,
+                          ekoc_blockop *out) {
   ekoc_blockop cur, tmp, tmp2;
   int s, a, ok = 1;
   ekoc_blockop_init(&cur, nx);
@@ -612,7 +613,7 @@ static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint
       for (a = 0; a < EKOC_NB; ++a) ok &= ekoc_blockop_set_identity(&cur, a, a);
     }
     if (st->kind == 0) { /* segment */
-      ok &= ekoc_blockop_mul(part, &cur, &tmp);
+      ok &= ekoc_blockop_mul(part, &cur, &tmp, n_threads);
       ekoc_blockop_move(&cur, &tmp);
     } else {
       double r_hi[EKOC_NB][EKOC_NB], r_lo[EKOC_NB][EKOC_NB], rinv[EKOC_NB][EKOC_NB], m[EKOC_NB][EKOC_NB];
@@ -633,11 +634,11 @@ static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint
           m[i][j] = fabs(acc) < 1e-14 ? 0.0 : acc;
         }
       if (st->kind == 1) {
-        ok &= ekoc_blockop_mul(part, &cur, &tmp);
+        ok &= ekoc_blockop_mul(part, &cur, &tmp, n_threads);
         ok &= ekoc_blockop_rotate_left(m, &tmp, &tmp2);
       } else {
         ok &= ekoc_blockop_rotate_left(m, &cur, &tmp);
-        ok &= ekoc_blockop_mul(part, &tmp, &tmp2);
+        ok &= ekoc_blockop_mul(part, &tmp, &tmp2, n_threads);
       }
       ekoc_blockop_move(&cur, &tmp2);
     }
@@ -799,7 +800,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
     for (t = 0; t < rq->n_targets; ++t) {
       op->mu2[t] = rq->mu2[t];
       op->nf[t] = p.nf_out[t];
-      rc = compose_target(&p, t, rq->nf0, rq->nx, 0, &op->ops[t]);
+      rc = compose_target(&p, t, rq->nf0, rq->nx, 0, rq->n_threads, &op->ops[t]);
       if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
       if (rc != EKOC_OK) goto fail;
     }
@@ -817,7 +818,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
       }
       for (t = 0; t < rq->n_targets; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
       for (t = 0; t < rq->n_targets; ++t) {
-        rc = compose_target(&p, t, rq->nf0, rq->nx, 1, &op->taint[t]);
+        rc = compose_target(&p, t, rq->nf0, rq->nx, 1, rq->n_threads, &op->taint[t]);
         if (rc != EKOC_OK) goto fail;
       }
     }
