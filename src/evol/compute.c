@@ -594,14 +594,12 @@ static int taint_clean(plan_job *j) {
 
 /* The operator of target t: its parts' op (taint = 0) or taint (taint = 1)
  * multiplied along its path. */
-static int compose_target(const plan *p, size_t t, int nf0, size_t nx, int taint, int n_threads,
-                          ekoc_blockop *out) {
+static int compose_target(const plan *p, size_t t, size_t nx, int taint, int n_threads, ekoc_blockop *out) {
   ekoc_blockop cur, tmp, tmp2;
   int s, a, ok = 1;
   ekoc_blockop_init(&cur, nx);
   ekoc_blockop_init(&tmp, nx);
   ekoc_blockop_init(&tmp2, nx);
-  (void)nf0;
   for (s = 0; ok && s < p->n_steps[t]; ++s) {
     const plan_step *st = &p->steps[t][s];
     const ekoc_blockop *part = taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op;
@@ -800,7 +798,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
     for (t = 0; t < rq->n_targets; ++t) {
       op->mu2[t] = rq->mu2[t];
       op->nf[t] = p.nf_out[t];
-      rc = compose_target(&p, t, rq->nf0, rq->nx, 0, rq->n_threads, &op->ops[t]);
+      rc = compose_target(&p, t, rq->nx, 0, rq->n_threads, &op->ops[t]);
       if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
       if (rc != EKOC_OK) goto fail;
     }
@@ -818,7 +816,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
       }
       for (t = 0; t < rq->n_targets; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
       for (t = 0; t < rq->n_targets; ++t) {
-        rc = compose_target(&p, t, rq->nf0, rq->nx, 1, rq->n_threads, &op->taint[t]);
+        rc = compose_target(&p, t, rq->nx, 1, rq->n_threads, &op->taint[t]);
         if (rc != EKOC_OK) goto fail;
       }
     }
