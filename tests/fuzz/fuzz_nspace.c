@@ -41,6 +41,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   nre = fz_num(&f, -5.0, 60.0, 0);
   nim = fz_num(&f, -80.0, 80.0, 0);
 
+  if (what >= 160 && what < 192) { /* the batch evaluator at a few points around N */
+    double pre[4], pim[4], bre[36], bim[36];
+    size_t count = (size_t)(fz_u8(&f) % 5), p, len = (size_t)(fz_u8(&f) % 37);
+    for (p = 0; p < count; ++p) {
+      pre[p] = fz_u8(&f) < 230 ? nre + (double)p : fz_num(&f, -5.0, 60.0, 0);
+      pim[p] = nim;
+    }
+    memset(bre, 0xA5, sizeof bre);
+    memset(bim, 0xA5, sizeof bim);
+    rc = ekoc_nspace_evaluate_batch(&c, pre, pim, count, bre, bim, len);
+    if (rc == EKOC_OK) {
+      size_t n = count * ekoc_nspace_family_len(&c);
+      for (p = 0; p < n; ++p) FUZZ_REQUIRE(isfinite(bre[p]) && isfinite(bim[p]), "batch value %zu: (%g,%g)", p, bre[p], bim[p]);
+    } else {
+      uint8_t poison[sizeof bre];
+      memset(poison, 0xA5, sizeof poison);
+      FUZZ_REQUIRE(memcmp(bre, poison, sizeof bre) == 0 && memcmp(bim, poison, sizeof bim) == 0, "batch output written on %s",
+                   ekoc_status_str(rc));
+    }
+    return 0;
+  }
   if (what < 192) {
     size_t len = (size_t)(fz_u8(&f) % 10);
     memset(re, 0xA5, sizeof re);
