@@ -173,9 +173,20 @@ $(FUZZ_BUILD)/src/%.o: src/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
-$(FUZZ_BUILD)/libekore_nobc.a: $(RUST_LIB)
+# the ekore crate with libFuzzer's coverage instrumentation (8-bit counters, PC
+# table, comparison tracing), so that the fuzzers also see the branches of the
+# Rust code; its own target dir, the normal build is untouched
+FUZZ_RUSTFLAGS := -C passes=sancov-module -C llvm-args=-sanitizer-coverage-level=3 \
+                  -C llvm-args=-sanitizer-coverage-inline-8bit-counters -C llvm-args=-sanitizer-coverage-pc-table \
+                  -C llvm-args=-sanitizer-coverage-trace-compares
+$(FUZZ_BUILD)/libekore_nobc.a: $(RUST_SRC) | $(DEPS_OK)
 	@mkdir -p $(@D)
-	objcopy -R .llvmbc -R .llvmcmd $< $@
+	cd $(RUST_DIR) && RUSTFLAGS="$(FUZZ_RUSTFLAGS)" cargo build --release --offline --quiet \
+	  --target-dir $(abspath $(FUZZ_BUILD))/rust-target
+	objcopy -R .llvmbc -R .llvmcmd $(FUZZ_BUILD)/rust-target/release/libekore.a $@
+
+# keep the objects (they are only prerequisites of a pattern rule)
+.SECONDARY: $(FUZZ_OBJ) $(FUZZ_BUILD)/libekore_nobc.a
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_OBJ) $(FUZZ_BUILD)/libekore_nobc.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< -o $@ $(FUZZ_OBJ) $(FUZZ_BUILD)/libekore_nobc.a \
