@@ -3,9 +3,9 @@
  *
  * Every field of ekoc_theory / ekoc_request is drawn from the input, valid
  * and invalid ranges alike, except where a valid value would only make an
- * execution slow without reaching new code: the grid has at most 6 points,
- * at most 3 targets, ev_op_iterations is 1..12 when in range, limit <= 20,
- * tolerances >= 1e-4 when in range, one thread. Checks: no crash or
+ * execution slow without reaching new code: the grid has at most 5 points,
+ * at most 3 targets, ev_op_iterations and ev_op_max_order are 1..6 when in
+ * range, limit <= 8, epsrel >= 1e-3 when in range, one thread. Checks: no crash or
  * sanitizer report; on failure *out untouched and a message set; on success
  * every operator entry, error and applied PDF finite and the accessors
  * consistent.
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ekoc_theory th;
   ekoc_request rq;
   ekoc_operator *sentinel = (ekoc_operator *)(uintptr_t)0x5a5a5a5a, *op = sentinel;
-  double mu2[3], xgrid[6];
+  double mu2[3], xgrid[5];
   int32_t nf[3];
   uint64_t stop_at = 0;
   size_t i, nt, nx;
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rq.mu2 = fz_u8(&f) < 250 ? mu2 : NULL;
   rq.nf = fz_u8(&f) < 128 ? NULL : nf;
   rq.n_targets = nt;
-  nx = (size_t)(fz_u8(&f) % 7);
+  nx = (size_t)(fz_u8(&f) % 6);
   {
     uint8_t mode = fz_u8(&f);
     if (mode < 200) { /* ascending grid from fractions of a log-range, last point maybe 1 */
@@ -84,17 +84,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rq.nx = nx;
   rq.degree = fz_int(&f, 1, 5);
   rq.method = fz_int(&f, 0, EKOC_METHOD_COUNT - 1);
-  rq.ev_op_iterations = fz_int(&f, 1, 12);
-  rq.ev_op_max_order = fz_int(&f, 1, 12);
+  rq.ev_op_iterations = fz_int(&f, 1, 6);
+  rq.ev_op_max_order = fz_int(&f, 1, 6);
   rq.sv_mode = fz_int(&f, 0, 2);
   rq.inversion_method = fz_int(&f, 1, 2);
   rq.backend = fz_int(&f, 0, 1);
   {
     uint8_t k = fz_u8(&f);
     rq.epsabs = k < 200 ? 1e-8 : fz_num(&f, 1e-12, 1.0, 1);
-    rq.epsrel = k < 200 ? fz_num(&f, 1e-4, 1e-2, 1) : fz_num(&f, 1e-4, 1.0, 1);
+    rq.epsrel = k < 200 ? fz_num(&f, 1e-3, 1e-1, 1) : fz_num(&f, 1e-3, 1.0, 1);
   }
-  rq.limit = fz_int(&f, 1, 20);
+  rq.limit = fz_int(&f, 1, 8);
   rq.mellin_cut = fz_u8(&f) < 200 ? 0.05 : fz_num(&f, 0.0, 0.49, 0);
   rq.n_threads = 1;
   rq.batch_panels = fz_int(&f, 1, 4);
@@ -105,9 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rq.progress_data = &stop_at;
   }
   /* keep valid executions fast: no thousand-step iterations or huge limits */
-  if (rq.ev_op_iterations > 12 && rq.ev_op_iterations <= EKOC_MAX_EV_OP_ITERATIONS) rq.ev_op_iterations = 12;
-  if (rq.limit > 20 && rq.limit <= 100000) rq.limit = 20;
-  if (rq.epsrel < 1e-4 && rq.epsrel >= 0.0 && rq.epsabs < 1e-4) rq.epsrel = 1e-4;
+  if (rq.ev_op_iterations > 6 && rq.ev_op_iterations <= EKOC_MAX_EV_OP_ITERATIONS) rq.ev_op_iterations = 6;
+  if (rq.ev_op_max_order > 6 && rq.ev_op_max_order <= EKOC_MAX_EV_OP_MAX_ORDER) rq.ev_op_max_order = 6;
+  if (rq.limit > 8 && rq.limit <= 100000) rq.limit = 8;
+  if (rq.epsrel < 1e-3 && rq.epsrel >= 0.0 && rq.epsabs < 1e-3) rq.epsrel = 1e-3;
 
   if (fz_verbose()) {
     fprintf(stderr,
