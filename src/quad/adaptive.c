@@ -9,20 +9,34 @@
 #include "quad/workspace.h"
 #include "status.h"
 
-/* First fatal error of a parallel region, carried back to the calling thread
- * (ekoc_last_error is thread-local). */
-typedef struct fatal_error {
-  int status;
-  char message[256];
-} fatal_error;
-
-static void fatal_record(fatal_error *f, int status) {
-#pragma omp critical(ekoc_fatal)
+void ekoc_quad_fatal_record(ekoc_quad_fatal *f, int status) {
+#pragma omp critical(ekoc_quad_fatal)
   {
     if (f->status == EKOC_OK) {
       f->status = status;
       snprintf(f->message, sizeof f->message, "%s", ekoc_last_error());
     }
+  }
+}
+
+int ekoc_quad_fatal_status(const ekoc_quad_fatal *f) {
+  int status;
+#pragma omp atomic read
+  status = f->status;
+  return status;
+}
+
+void ekoc_quad_row_init(const ekoc_quad_job *job, size_t k) {
+  size_t nx = job->interp->n, j;
+  int32_t e;
+  for (e = 0; e < job->n_elements; ++e) {
+    const ekoc_quad_element *el = &job->elements[e];
+    for (j = 0; j < nx; ++j) {
+      el->value[k * nx + j] = 0.0;
+      el->error[k * nx + j] = 0.0;
+      if (el->failed) el->failed[k * nx + j] = 0;
+    }
+    if (k == nx - 1) el->value[k * nx + k] = el->diagonal ? 1.0 : 0.0;
   }
 }
 
@@ -33,15 +47,7 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   size_t nx = in->n, j;
   int32_t f, e;
   double logx = in->logx[k];
-  for (e = 0; e < job->n_elements; ++e) {
-    const ekoc_quad_element *el = &job->elements[e];
-    for (j = 0; j < nx; ++j) {
-      el->value[k * nx + j] = 0.0;
-      el->error[k * nx + j] = 0.0;
-      if (el->failed) el->failed[k * nx + j] = 0;
-    }
-    if (k == nx - 1) el->value[k * nx + k] = el->diagonal ? 1.0 : 0.0;
-  }
+  ekoc_quad_row_init(job, k);
   if (logx == 0.0) return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
   /* family outermost: all basis functions and elements of one family share
    * the inversion nodes, so the workspace cache serves them */
@@ -84,7 +90,7 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
 }
 
 int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
-  fatal_error fatal;
+  ekoc_quad_fatal fatal;
   size_t failed_total = 0;
   long nx = (long)job->interp->n;
   int n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
@@ -98,19 +104,16 @@ int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s
     long k;
     if (rc == EKOC_OK) rc = ekoc_quad_workspace_reserve_basis(ws, (size_t)nx);
     if (rc != EKOC_OK) {
-      fatal_record(&fatal, rc);
+      ekoc_quad_fatal_record(&fatal, rc);
       ekoc_quad_workspace_free(ws);
       ws = NULL;
     }
 #pragma omp for schedule(dynamic, 1)
     for (k = 0; k < nx; ++k) {
-      int stop;
-#pragma omp atomic read
-      stop = fatal.status;
-      if (stop != EKOC_OK || !ws) continue;
+      if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !ws) continue;
       rc = adaptive_row(job, s, (size_t)k, ws, &failed_total);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(s->progress);
-      if (rc != EKOC_OK) fatal_record(&fatal, rc);
+      if (rc != EKOC_OK) ekoc_quad_fatal_record(&fatal, rc);
     }
     ekoc_quad_workspace_free(ws);
   }

@@ -378,21 +378,6 @@ static const ekoc_complex *cached_basis_row(ekoc_batch_basis_cache *c, const eko
 
 /* ---- the driver -------------------------------------------------------------------- */
 
-typedef struct fatal_error {
-  int status;
-  char message[256];
-} fatal_error;
-
-static void fatal_record(fatal_error *f, int status) {
-#pragma omp critical(ekoc_batch_fatal)
-  {
-    if (f->status == EKOC_OK) {
-      f->status = status;
-      snprintf(f->message, sizeof f->message, "%s", ekoc_last_error());
-    }
-  }
-}
-
 /* Per-thread scratch, sized before the loop. */
 typedef struct batch_scratch {
   double *n_re, *n_im;      /* [node] */
@@ -504,17 +489,8 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
 static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
                      const ekoc_batch_family *plans, size_t k, ekoc_batch_basis_cache *cache,
                      batch_scratch *sc) {
-  size_t nx = job->interp->n, j;
-  int32_t f, e;
-  for (e = 0; e < job->n_elements; ++e) {
-    const ekoc_quad_element *el = &job->elements[e];
-    for (j = 0; j < nx; ++j) {
-      el->value[k * nx + j] = 0.0;
-      el->error[k * nx + j] = 0.0;
-      if (el->failed) el->failed[k * nx + j] = 0;
-    }
-    if (k == nx - 1) el->value[k * nx + k] = el->diagonal ? 1.0 : 0.0;
-  }
+  int32_t f;
+  ekoc_quad_row_init(job, k);
   if (job->interp->logx[k] == 0.0) return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
   for (f = 0; f < job->n_families; ++f) {
     int rc;
@@ -565,7 +541,7 @@ int ekoc_batch_plan(const ekoc_quad_job *job, ekoc_batch_family plans[2]) {
 }
 
 int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
-  fatal_error fatal;
+  ekoc_quad_fatal fatal;
   ekoc_batch_family plans[2];
   ekoc_batch_rule *rule = NULL;
   double *table;
@@ -591,16 +567,14 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
     batch_scratch sc;
     long k;
     int have = scratch_alloc(&sc, (size_t)rule->n_nodes, (size_t)nx);
-    if (!have) fatal_record(&fatal, ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the row scratch"));
+    if (!have) ekoc_quad_fatal_record(&fatal, ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the row scratch"));
 #pragma omp for schedule(dynamic, 1)
     for (k = 0; k < nx; ++k) {
-      int stop, rck;
-#pragma omp atomic read
-      stop = fatal.status;
-      if (stop != EKOC_OK || !have) continue;
+      int rck;
+      if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue;
       rck = batch_row(job, rule, table, plans, (size_t)k, s->basis_cache, &sc);
       if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
-      if (rck != EKOC_OK) fatal_record(&fatal, rck);
+      if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
     }
     if (have) scratch_free(&sc);
   }

@@ -72,6 +72,22 @@ typedef struct ekoc_quad_settings {
   ekoc_batch_basis_cache *basis_cache; /* batch driver: shared basis transforms, may be NULL */
 } ekoc_quad_settings;
 
+/* Row k of every element reset with eko's conventions: zero values, errors
+ * and flags, and the (x=1, x=1) corner at its initial value. Shared by the
+ * drivers. */
+void ekoc_quad_row_init(const ekoc_quad_job *job, size_t k);
+
+/* The first fatal error of a parallel region, carried back to the calling
+ * thread (ekoc_last_error is thread-local): ekoc_quad_fatal_record copies the
+ * recording thread's message once, ekoc_quad_fatal_status reads the status
+ * (drivers stop early once it is set). */
+typedef struct ekoc_quad_fatal {
+  int status;
+  char message[256];
+} ekoc_quad_fatal;
+void ekoc_quad_fatal_record(ekoc_quad_fatal *f, int status);
+int ekoc_quad_fatal_status(const ekoc_quad_fatal *f);
+
 /* The adaptive driver: one GSL QAGS integral per (k, j, element), threads over
  * k with one workspace each. Elements whose integral misses the tolerance are
  * flagged and counted in *n_failed (their estimate is still stored). Returns
