@@ -405,6 +405,44 @@ unsafe fn check_batch(func: &str, n_re: *const f64, n_im: *const f64, count: usi
     Ok(())
 }
 
+/// Shared body of the batch entry points: checks the pointers and every point
+/// first, then writes `width` (<= 12) values per point, point-major at
+/// p*width, computed by `eval` from the point's harmonic sums.
+///
+/// # Safety
+/// Inputs valid for reads of `count` doubles, outputs for writes of
+/// `count*width` doubles, no overlap.
+#[allow(clippy::too_many_arguments)]
+unsafe fn batch_run(
+    func: &str,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    poles: Poles,
+    out_re: *mut f64,
+    out_im: *mut f64,
+    width: usize,
+    eval: &dyn Fn(&Sums, &mut [C64]),
+) -> Result<(), i32> {
+    check_ptr(func, "n_re", n_re)?;
+    check_ptr(func, "n_im", n_im)?;
+    check_ptr(func, "out_re", out_re)?;
+    check_ptr(func, "out_im", out_im)?;
+    check_batch(func, n_re, n_im, count, poles)?;
+    let mut buf = [C64::ZERO; 12];
+    let g = &mut buf[..width];
+    for p in 0..count {
+        let n = C64::new(*n_re.add(p), *n_im.add(p));
+        let s = sums(func, n)?;
+        eval(&s, g);
+        if !all_finite(g) {
+            return Err(not_finite(func, n));
+        }
+        store(g, out_re, out_im, p * width);
+    }
+    Ok(())
+}
+
 /// `ekore_gamma_singlet` at `count` points N_p = n_re[p] + i n_im[p].
 /// Writes `count*4*order` values, point-major: out[(p*order + k)*4 + 2*i + j];
 /// each point's values are bitwise those of `ekore_gamma_singlet`. Inputs and
@@ -424,29 +462,16 @@ pub extern "C" fn ekore_gamma_singlet_batch(
     const F: &str = "ekore_gamma_singlet_batch";
     guard(F, || {
         let run = || -> Result<(), i32> {
-            check_ptr(F, "n_re", n_re)?;
-            check_ptr(F, "n_im", n_im)?;
-            check_ptr(F, "out_re", out_re)?;
-            check_ptr(F, "out_im", out_im)?;
             check_order(F, order, EKORE_MAX_ORDER)?;
             check_nf(F, nf)?;
             let w = 4 * order as usize;
             // SAFETY: the caller provides `count` readable doubles per input and
             // count*4*order writable doubles per output.
             unsafe {
-                check_batch(F, n_re, n_im, count, Poles::Singlet)?;
-                for p in 0..count {
-                    let n = C64::new(*n_re.add(p), *n_im.add(p));
-                    let s = sums(F, n)?;
-                    let g = singlet_tower(order, &s, nf);
-                    let g = &g[..w];
-                    if !all_finite(g) {
-                        return Err(not_finite(F, n));
-                    }
-                    store(g, out_re, out_im, p * w);
-                }
+                batch_run(F, n_re, n_im, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
+                    g.copy_from_slice(&singlet_tower(order, s, nf)[..w])
+                })
             }
-            Ok(())
         };
         run().err().unwrap_or(EKORE_OK)
     })
@@ -471,29 +496,16 @@ pub extern "C" fn ekore_gamma_ns_batch(
     const F: &str = "ekore_gamma_ns_batch";
     guard(F, || {
         let run = || -> Result<(), i32> {
-            check_ptr(F, "n_re", n_re)?;
-            check_ptr(F, "n_im", n_im)?;
-            check_ptr(F, "out_re", out_re)?;
-            check_ptr(F, "out_im", out_im)?;
             check_order(F, order, EKORE_MAX_ORDER)?;
             check_mode(F, mode)?;
             check_nf(F, nf)?;
             let w = order as usize;
             // SAFETY: as for ekore_gamma_singlet_batch, with count*order outputs.
             unsafe {
-                check_batch(F, n_re, n_im, count, Poles::NonSinglet)?;
-                for p in 0..count {
-                    let n = C64::new(*n_re.add(p), *n_im.add(p));
-                    let s = sums(F, n)?;
-                    let g = ns_tower(order, mode, &s, nf);
-                    let g = &g[..w];
-                    if !all_finite(g) {
-                        return Err(not_finite(F, n));
-                    }
-                    store(g, out_re, out_im, p * w);
-                }
+                batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, w, &|s, g| {
+                    g.copy_from_slice(&ns_tower(order, mode, s, nf)[..w])
+                })
             }
-            Ok(())
         };
         run().err().unwrap_or(EKORE_OK)
     })
@@ -520,30 +532,17 @@ pub extern "C" fn ekore_gamma_ns_all_batch(
     const MODES: [u32; 3] = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
     guard(F, || {
         let run = || -> Result<(), i32> {
-            check_ptr(F, "n_re", n_re)?;
-            check_ptr(F, "n_im", n_im)?;
-            check_ptr(F, "out_re", out_re)?;
-            check_ptr(F, "out_im", out_im)?;
             check_order(F, order, EKORE_MAX_ORDER)?;
             check_nf(F, nf)?;
             let w = order as usize;
             // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
             unsafe {
-                check_batch(F, n_re, n_im, count, Poles::NonSinglet)?;
-                for p in 0..count {
-                    let n = C64::new(*n_re.add(p), *n_im.add(p));
-                    let s = sums(F, n)?;
+                batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
                     for (m, mode) in MODES.iter().enumerate() {
-                        let g = ns_tower(order, *mode, &s, nf);
-                        let g = &g[..w];
-                        if !all_finite(g) {
-                            return Err(not_finite(F, n));
-                        }
-                        store(g, out_re, out_im, (3 * p + m) * w);
+                        g[m * w..(m + 1) * w].copy_from_slice(&ns_tower(order, *mode, s, nf)[..w]);
                     }
-                }
+                })
             }
-            Ok(())
         };
         run().err().unwrap_or(EKORE_OK)
     })
