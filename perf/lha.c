@@ -9,7 +9,11 @@
  *   M. Dittmar et al., hep-ph/0511119, section 4 (tables 14-15).
  *
  * usage: lha [--backend adaptive|batch|gpu] [--threads N] [--parts 3/1,14/2] [--quiet]
- *            [--grid N] [--iterations N]   (eko's LHA settings: 60 and 10)
+ *            [--grid N] [--iterations N]   (eko's LHA settings: 60 and 10) [--no-share]
+ * With the batch backend the parts share one ekoc_nspace_cache, as any series
+ * of computations on one grid can (the basis transforms and the anomalous
+ * dimensions at the path nodes are computed once); --no-share gives every
+ * part its own. The operators are the same bit for bit either way.
  * Prints one comparison table and one profile per part, then a summary line.
  * Exit status: 0 if every part computed, 1 if a part failed, 2 on bad usage.
  */
@@ -135,7 +139,8 @@ static void stats_add(stats *s, double dev, const char *where) {
 }
 
 typedef struct options {
-  int backend, threads, quiet, ngrid, iterations;
+  int backend, threads, quiet, ngrid, iterations, no_share;
+  ekoc_nspace_cache *nspace_cache; /* shared by the parts (batch), or NULL */
 } options;
 
 static int run_part(const run *r, const options *o, const double *grid, ekoc_interp *interp, stats *st) {
@@ -180,6 +185,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
   rq.sv_mode = r->rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
   rq.backend = backend;
   rq.n_threads = o->threads;
+  rq.nspace_cache = o->nspace_cache;
   pdf_in = malloc(2 * NB * NGRID * sizeof(double));
   if (!pdf_in) return 0;
   pdf_out = pdf_in + NB * NGRID;
@@ -257,7 +263,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
 
 int main(int argc, char **argv) {
   const char *backend_name = "adaptive", *parts = NULL;
-  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10};
+  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10, 0, NULL};
   int i, n_parts = 0, failed = 0;
   double grid[NGRID_MAX], t0, wall, median = 0.0;
   ekoc_interp *interp = NULL;
@@ -276,15 +282,17 @@ int main(int argc, char **argv) {
       parts = argv[++i];
     else if (!strcmp(argv[i], "--quiet"))
       o.quiet = 1;
+    else if (!strcmp(argv[i], "--no-share"))
+      o.no_share = 1;
     else if (!strcmp(argv[i], "--help")) {
       printf("usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
-             "[--iterations N]\n  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
+             "[--iterations N] [--no-share]\n  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
              argv[0]);
       return 0;
     } else {
       fprintf(stderr,
               "usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
-              "[--iterations N]\n",
+              "[--iterations N] [--no-share]\n",
               argv[0]);
       return 2;
     }
@@ -309,11 +317,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   t0 = now_s();
+  if (o.backend == EKOC_BACKEND_BATCH && !o.no_share && ekoc_nspace_cache_new(0, &o.nspace_cache) != EKOC_OK) {
+    fprintf(stderr, "lha: %s\n", ekoc_last_error());
+    ekoc_interp_free(interp);
+    return 1;
+  }
   for (i = 0; i < N_RUNS; ++i) {
     if (!part_selected(parts, runs[i].table, runs[i].part)) continue;
     ++n_parts;
     if (!run_part(&runs[i], &o, grid, interp, &st)) ++failed;
   }
+  ekoc_nspace_cache_free(o.nspace_cache);
   wall = now_s() - t0;
   ekoc_interp_free(interp);
   if (st.n) {

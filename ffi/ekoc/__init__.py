@@ -19,13 +19,13 @@ from ._errors import (EkocCancelled, EkocError, EkocMemoryError, EkocNoDevice, E
 from ._lib import library_path
 from ._nspace import evolution_kernel, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
-from ._solve import PIDS, Cancel, Job, Solution, TargetOperator, profile, progress_bar, solve, submit
+from ._solve import PIDS, Cancel, Job, NSpaceCache, Solution, TargetOperator, profile, progress_bar, solve, submit
 
 __version__ = "0.1.0"
 
 __all__ = [
     "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocMemoryError", "EkocNoDevice", "EkocNotImplementedError",
-    "EkocNumericalError", "EkocValueError", "IntegrationWarning", "Job", "ProfileTable", "QuadKernel", "Solution", "Stage",
+    "EkocNumericalError", "EkocValueError", "IntegrationWarning", "Job", "NSpaceCache", "ProfileTable", "QuadKernel", "Solution", "Stage",
     "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet", "lambert_grid", "library_path",
     "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve", "submit", "supported",
 ]

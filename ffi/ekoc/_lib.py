@@ -111,6 +111,11 @@ typedef struct ekoc_theory {
   int32_t matching_order;
 } ekoc_theory;
 
+typedef struct ekoc_nspace_cache ekoc_nspace_cache;
+int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out);
+void ekoc_nspace_cache_free(ekoc_nspace_cache *cache);
+size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *cache);
+
 typedef struct ekoc_request {
   double mu2_0;
   int32_t nf0;
@@ -134,6 +139,7 @@ typedef struct ekoc_request {
   int32_t batch_points;
   int (*progress)(void *data, uint64_t done, uint64_t total);
   void *progress_data;
+  ekoc_nspace_cache *nspace_cache;
 } ekoc_request;
 
 void ekoc_theory_default(ekoc_theory *theory);

@@ -344,8 +344,40 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     return th, rq
 
 
+class NSpaceCache:
+    """N-space values the batch backend keeps from one solve to the next.
+
+    The basis transforms on the inversion path and the anomalous dimensions
+    at its nodes depend on the x grid, the interpolation degree, the batch
+    rule and (order, nf), not on alpha_s, the scales, the method or the scale
+    variation: pass one cache to a series of ``solve(..., backend="batch",
+    nspace_cache=cache)`` calls on one grid (a scan over theories) and they
+    are computed once. The results are the same bits with or without it. A
+    solve on another grid empties it; at most ``max_bytes`` are held (0: the
+    library's default, 512 MiB); one solve uses it at a time (a concurrent
+    one runs without it). The C side is ekoc_nspace_cache.
+    """
+
+    def __init__(self, max_bytes: int = 0):
+        lib = load()
+        if max_bytes < 0:
+            raise ValueError(f"max_bytes={max_bytes} is negative")
+        out = ffi.new("ekoc_nspace_cache **")
+        check(lib.ekoc_nspace_cache_new(max_bytes, out), "ekoc_nspace_cache_new")
+        self._ptr = ffi.gc(out[0], lib.ekoc_nspace_cache_free)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of values held now."""
+        return int(load().ekoc_nspace_cache_bytes(self._ptr))
+
+    def __repr__(self):
+        return f"NSpaceCache(nbytes={self.nbytes})"
+
+
 def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: int | None = None,
-          progress=None, profile: bool = False, _state: _Progress | None = None, **options) -> Solution:
+          progress=None, profile: bool = False, nspace_cache: NSpaceCache | None = None,
+          _state: _Progress | None = None, **options) -> Solution:
     """Computes eko's evolution kernel operators with libekoc.
 
     theory_card, operator_card: eko 0.15 TheoryCard / OperatorCard objects,
@@ -361,6 +393,8 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
         each row so that Ctrl-C (KeyboardInterrupt) stops the computation;
         False leaves no Python at all in the computation.
     profile: attach the stage table (ekoc.profile returns it directly).
+    nspace_cache: an NSpaceCache shared with other batch solves on the same
+        grid (ignored by the other backends).
     options: epsabs, epsrel, limit, mellin_cut (eko: 1e-12, 1e-5, 100,
         0.05), batch_panels, batch_points.
 
@@ -379,6 +413,10 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
         state.fn = progress
     keep: list = []
     th, rq = _request(setup, backend, options, keep, None if progress is False and _state is None else state)
+    if nspace_cache is not None:
+        if not isinstance(nspace_cache, NSpaceCache):
+            raise TypeError(f"nspace_cache must be an ekoc.NSpaceCache, not {type(nspace_cache).__name__}")
+        rq.nspace_cache = nspace_cache._ptr
     prof = Profile(256) if profile else None  # the node timer only when asked for (no cost otherwise)
     out = ffi.new("ekoc_operator **")
     t0 = time.perf_counter()

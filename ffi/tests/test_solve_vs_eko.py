@@ -135,3 +135,32 @@ def test_approximate_key_lookup():
     assert sol[(mu2 * (1 + 1e-9), nf)] is sol[(mu2, nf)]
     with pytest.raises(KeyError):
         sol[(mu2 * 1.1, nf)]
+
+
+def test_nspace_cache_series():
+    """One NSpaceCache through a series of batch solves on one grid: every
+    operator keeps the bits of the solve without the cache, the second
+    pass reads from it (nbytes does not grow), and eko's reference holds."""
+    names = ["nnlo_vfns", "nlo_vfns", "nnlo_sv_expanded", "nnlo_ffns_perturbative"]
+    names = [n for n in names if n in cards.CARDS]
+    assert len(names) >= 2, f"cards.py lacks the cards of this test: {names}"
+    cache = ekoc.NSpaceCache()
+    assert cache.nbytes == 0
+    for sweep in range(2):
+        for name in names:
+            th, op, ref = _reference(name)
+            plain = ekoc.solve(th, op, backend="batch")
+            shared = ekoc.solve(th, op, backend="batch", nspace_cache=cache)
+            assert plain.targets == shared.targets
+            for ep in plain:
+                np.testing.assert_array_equal(plain[ep].operator, shared[ep].operator)
+                np.testing.assert_array_equal(plain[ep].error, shared[ep].error)
+            _check(shared, ref, name, "batch+cache")
+        if sweep == 0:
+            filled = cache.nbytes
+            assert filled > 0
+    assert cache.nbytes == filled
+    with pytest.raises(TypeError, match="NSpaceCache"):
+        ekoc.solve(*_reference(names[0])[:2], backend="batch", nspace_cache=object())
+    with pytest.raises(ValueError, match="max_bytes"):
+        ekoc.NSpaceCache(-1)

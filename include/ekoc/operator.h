@@ -32,6 +32,26 @@ typedef struct ekoc_theory {
 } ekoc_theory;
 
 /* The work, as eko's OperatorCard. */
+/* N-space values the batch backend can keep from one computation to the next
+ * (the basis transforms on the Talbot path, the anomalous dimensions and
+ * OMEs at its nodes): they depend only on the x grid, the degree and the
+ * batch rule, and on (order, nf) — not on alpha_s, the scales, the method or
+ * the scale variation. Give one cache to a series of computations on the
+ * same grid (scans over theories, the LHA tables) through
+ * ekoc_request.nspace_cache; a computation on another grid or rule empties
+ * it. At most max_bytes (0: EKOC_NSPACE_CACHE_DEFAULT_BYTES) are held, about
+ * 2 x 16 nx^2 (2 points + 1) panels bytes for the basis transforms plus 16
+ * nx (2 points + 1) panels (9 to 12 per NNLO family) per (order, nf) family.
+ * One computation uses a cache at a time: a computation that finds it in use
+ * by another thread runs without it (same result, slower). The adaptive and
+ * gpu backends ignore it. Results never depend on whether a cache is used. */
+typedef struct ekoc_nspace_cache ekoc_nspace_cache;
+#define EKOC_NSPACE_CACHE_DEFAULT_BYTES ((size_t)512 << 20)
+int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out);
+void ekoc_nspace_cache_free(ekoc_nspace_cache *cache); /* NULL is fine; not while a computation uses it */
+/* Bytes of values held now (0 for NULL). */
+size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *cache);
+
 typedef struct ekoc_request {
   double mu2_0;               /* initial scale mu_0^2 */
   int32_t nf0;                /* flavours at mu_0 (3..6) */
@@ -60,6 +80,10 @@ typedef struct ekoc_request {
    * returns EKOC_ERR_CANCELLED). Never called from the per-point kernel. */
   int (*progress)(void *data, uint64_t done, uint64_t total);
   void *progress_data;
+  /* Optional (batch backend): N-space values shared with other computations
+   * on the same grid, see ekoc_nspace_cache; NULL: the computation keeps its
+   * own for its parts only. */
+  ekoc_nspace_cache *nspace_cache;
 } ekoc_request;
 
 /* Defaults: the LHA NNLO setup (alpha_s(2 GeV^2) = 0.35 with nf_ref = 4,

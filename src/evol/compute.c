@@ -24,6 +24,7 @@
 #include "evol/operator_internal.h"
 #include "quad/interp.h"
 #include "quad/job.h"
+#include "quad/nspace_cache.h"
 #include "status.h"
 
 /* ---- defaults ----------------------------------------------------------------- */
@@ -491,7 +492,7 @@ static void constant_element(const ekoc_interp *interp, int diagonal, double c, 
 }
 
 static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *rq, ekoc_quad_progress *progress,
-                   ekoc_profile *prof, ekoc_batch_basis_cache *basis_cache, size_t *n_failed) {
+                   ekoc_profile *prof, ekoc_nspace_cache *nspace_cache, size_t *n_failed) {
   element_map m[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS] = {0}, *err[EKOC_JOB_MAX_ELEMENTS] = {0};
   uint8_t *flag[EKOC_JOB_MAX_ELEMENTS] = {0};
@@ -550,7 +551,7 @@ static int run_job(plan_job *j, const ekoc_interp *interp, const ekoc_request *r
     qs.batch_points = rq->batch_points;
     qs.progress = progress;
     qs.profile = prof;
-    qs.basis_cache = basis_cache;
+    qs.nspace_cache = nspace_cache;
     if (job.n_elements == 0)
       rc = EKOC_OK;
     else if (rq->backend == EKOC_BACKEND_ADAPTIVE)
@@ -677,6 +678,29 @@ static void stage(ekoc_profile *prof, const char *name, uint64_t t0) {
   ekoc_profile_store(prof, name, t0, ekoc_profile_now_ns(prof));
 }
 
+/* The batch backend's N-space cache for this computation (quad/nspace_cache.h),
+ * bound to its grid and rule: the caller's when it is free, else one of its
+ * own (*own, freed by the caller) when several parts (total_rows > nx) can
+ * share it; *cache NULL when there is none. */
+static int take_nspace_cache(const ekoc_request *rq, const ekoc_interp *interp, uint64_t total_rows,
+                             ekoc_nspace_cache **cache, ekoc_nspace_cache **own) {
+  int rc;
+  *cache = *own = NULL;
+  if (rq->backend != EKOC_BACKEND_BATCH) return EKOC_OK;
+  if (rq->nspace_cache && ekoc_nspace_cache_bind(rq->nspace_cache, interp->logx, interp->n, rq->degree,
+                                                 rq->batch_panels, rq->batch_points, rq->mellin_cut)) {
+    *cache = rq->nspace_cache;
+    return EKOC_OK;
+  }
+  if (total_rows <= rq->nx) return EKOC_OK;
+  rc = ekoc_nspace_cache_new(0, own);
+  if (rc != EKOC_OK) return rc;
+  if (ekoc_nspace_cache_bind(*own, interp->logx, interp->n, rq->degree, rq->batch_panels, rq->batch_points,
+                             rq->mellin_cut))
+    *cache = *own;
+  return EKOC_OK;
+}
+
 int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *prof, ekoc_operator **out) {
   setup s;
   plan p;
@@ -685,7 +709,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   ekoc_interp *interp = NULL;
   ekoc_operator *op = NULL;
   ekoc_quad_progress progress;
-  ekoc_batch_basis_cache *basis_cache = NULL;
+  ekoc_nspace_cache *nspace_cache = NULL, *own_cache = NULL;
   size_t t, i, n_failed = 0;
   uint64_t t0;
   int rc, h;
@@ -753,18 +777,14 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   progress.data = rq->progress_data;
   for (i = 0; i < p.n_jobs; ++i)
     if (!p.jobs[i].unity) progress.total += rq->nx;
-  /* several parts on the batch backend share the basis transforms (<= 512 MB) */
-  if (rq->backend == EKOC_BACKEND_BATCH && progress.total > rq->nx) {
-    rc = ekoc_batch_basis_cache_new(rq->nx, rq->batch_panels, rq->batch_points, rq->mellin_cut, (size_t)512 << 20,
-                                    &basis_cache);
-    if (rc != EKOC_OK) goto fail;
-  }
+  rc = take_nspace_cache(rq, interp, progress.total, &nspace_cache, &own_cache);
+  if (rc != EKOC_OK) goto fail;
 
   for (i = 0; i < p.n_jobs; ++i) {
     plan_job *j = &p.jobs[i];
     char name[EKOC_PROFILE_NAME_LEN];
     uint64_t ts = ekoc_profile_now_ns(prof);
-    rc = run_job(j, interp, rq, &progress, prof, basis_cache, &n_failed);
+    rc = run_job(j, interp, rq, &progress, prof, nspace_cache, &n_failed);
     if (rc != EKOC_OK) goto fail;
     if (j->is_matching)
       snprintf(name, sizeof name, "matching nf=%d->%d at mu2=%.4g%s", (int)j->nf, (int)j->nf + 1, j->mu2_from,
@@ -774,8 +794,9 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
                j->unity ? " (identity)" : "");
     stage(prof, name, ts);
   }
-  ekoc_batch_basis_cache_free(basis_cache); /* the parts are done */
-  basis_cache = NULL;
+  ekoc_nspace_cache_release(nspace_cache); /* the parts are done */
+  ekoc_nspace_cache_free(own_cache);
+  nspace_cache = own_cache = NULL;
 
 
   op = calloc(1, sizeof *op);
@@ -832,7 +853,8 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
 
 fail:
   ekoc_operator_free(op);
-  ekoc_batch_basis_cache_free(basis_cache);
+  ekoc_nspace_cache_release(nspace_cache);
+  ekoc_nspace_cache_free(own_cache);
   plan_free(&p);
   ekoc_interp_free(interp);
   ekoc_couplings_free(couplings);

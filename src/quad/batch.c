@@ -36,6 +36,7 @@
 #include "quad/batch_nodes.h"
 #include "quad/interp.h"
 #include "quad/job.h"
+#include "quad/nspace_cache.h"
 #include "status.h"
 
 /* ---- the rule ------------------------------------------------------------------ */
@@ -321,62 +322,13 @@ int ekoc_batch_rule_alloc(int32_t panels, int32_t points, double cut, ekoc_batch
   return EKOC_OK;
 }
 
-/* ---- the basis cache ------------------------------------------------------------------ */
-
-struct ekoc_batch_basis_cache {
-  size_t nx;
-  int32_t panels, points, n_nodes;
-  double cut;
-  ekoc_complex *p;      /* [offset 0/1][row k][node m][basis j] */
-  unsigned char *ready; /* [offset][row]: that row's transforms are filled */
-};
-
-int ekoc_batch_basis_cache_new(size_t nx, int32_t panels, int32_t points, double cut, size_t max_bytes,
-                               ekoc_batch_basis_cache **out) {
-  ekoc_batch_basis_cache *c;
-  size_t n_nodes = (size_t)panels * (2 * (size_t)points + 1), count;
-  if (!out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_batch_basis_cache_new: out is NULL");
-  *out = NULL;
-  if (nx == 0 || panels < 1 || points < 1) return EKOC_OK;
-  count = 2 * nx * n_nodes * nx;
-  if (count / nx / nx / 2 != n_nodes || count > max_bytes / sizeof(ekoc_complex)) return EKOC_OK;
-  c = calloc(1, sizeof *c);
-  if (!c) return ekoc_error(EKOC_ERR_NO_MEMORY, "batch basis cache: out of memory");
-  c->p = malloc(count * sizeof *c->p);
-  c->ready = calloc(2 * nx, 1);
-  if (!c->p || !c->ready) {
-    free(c->p);
-    free(c->ready);
-    free(c);
-    return ekoc_error(EKOC_ERR_NO_MEMORY, "batch basis cache: out of memory for %zu MB", count * 16 >> 20);
-  }
-  c->nx = nx;
-  c->panels = panels;
-  c->points = points;
-  c->n_nodes = (int32_t)n_nodes;
-  c->cut = cut;
-  *out = c;
-  return EKOC_OK;
-}
-
-void ekoc_batch_basis_cache_free(ekoc_batch_basis_cache *c) {
-  if (!c) return;
-  free(c->p);
-  free(c->ready);
-  free(c);
-}
-
-/* The cached transforms of row k on the path with this offset, filled on
- * first use; NULL when the cache does not fit this job's grid and rule.
- * Rows are filled by one thread each, and parts run one after the other. */
-static const ekoc_complex *cached_basis_row(ekoc_batch_basis_cache *c, const ekoc_batch_rule *rule, size_t nx,
-                                            int singlet_like, size_t k) {
-  if (!c || c->nx != nx || c->n_nodes != rule->n_nodes || c->panels != rule->panels || c->points != rule->points)
-    return NULL;
-  return c->p + ((size_t)(singlet_like ? 1 : 0) * nx + k) * (size_t)c->n_nodes * nx;
-}
-
 /* ---- the driver -------------------------------------------------------------------- */
+
+/* A family's rows in the N-space cache (quad/nspace_cache.h), or NULLs. */
+typedef struct batch_family_cache {
+  ekoc_complex *basis, *tower; /* [k][m][j], [k][m][len] */
+  unsigned char *basis_ready, *tower_ready; /* [k] */
+} batch_family_cache;
 
 /* Per-thread scratch, sized before the loop. */
 typedef struct batch_scratch {
@@ -422,12 +374,13 @@ static int scratch_alloc(batch_scratch *sc, size_t nodes, size_t nx) {
 
 /* Row k of every element of family plan fp. */
 static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
-                            const ekoc_batch_family *fp, size_t k, ekoc_batch_basis_cache *cache,
+                            const ekoc_batch_family *fp, size_t k, const batch_family_cache *fc,
                             batch_scratch *sc) {
   const ekoc_interp *in = job->interp;
   size_t nx = in->n, j, jmin;
   int32_t m, e, ne = fp->n_el, deg = in->degree, nodes = rule->n_nodes;
   double logx = in->logx[k];
+  const ekoc_complex *tower = sc->tower;
   int rc;
   jmin = ekoc_bd_first_basis(in->logx, nx, deg, logx);
   if (jmin >= nx) return EKOC_OK; /* no basis function reaches x_k: the row stays 0 */
@@ -437,11 +390,20 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
     sc->n_re[m] = n.re;
     sc->n_im[m] = n.im;
   }
-  rc = ekoc_batch_towers(fp->cfg, (size_t)nodes, sc->n_re, sc->n_im, sc->tscratch, sc->tower);
-  if (rc != EKOC_OK) return rc;
+  if (fc->tower) { /* the towers of this row from the cache, computed into it on first use */
+    tower = fc->tower + k * (size_t)nodes * (size_t)fp->len;
+    if (!fc->tower_ready[k]) {
+      rc = ekoc_batch_towers(fp->cfg, (size_t)nodes, sc->n_re, sc->n_im, sc->tscratch, (ekoc_complex *)tower);
+      if (rc != EKOC_OK) return rc;
+      fc->tower_ready[k] = 1;
+    }
+  } else {
+    rc = ekoc_batch_towers(fp->cfg, (size_t)nodes, sc->n_re, sc->n_im, sc->tscratch, sc->tower);
+    if (rc != EKOC_OK) return rc;
+  }
   for (m = 0; m < nodes; ++m) {
     ekoc_complex vals[EKOC_NSPACE_MAX_ELEMENTS];
-    if (!ekoc_bd_family(fp->cfg, sc->tower + (size_t)m * fp->len, vals))
+    if (!ekoc_bd_family(fp->cfg, tower + (size_t)m * fp->len, vals))
       return ekoc_error(EKOC_ERR_NUMERICAL, "matching matrix at N=(%g,%g) is singular (backward exact inversion)",
                         sc->n_re[m], sc->n_im[m]);
     for (e = 0; e < ne; ++e) {
@@ -452,8 +414,8 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
   memset(sc->acc + jmin * (size_t)ne, 0, (nx - jmin) * (size_t)ne * sizeof(double));
   memset(sc->accg + jmin * (size_t)ne, 0, (nx - jmin) * (size_t)ne * sizeof(double));
   {
-    const ekoc_complex *row = cached_basis_row(cache, rule, nx, fp->singlet_like, k);
-    unsigned char *ready = row ? &cache->ready[(fp->singlet_like ? nx : 0) + k] : NULL;
+    const ekoc_complex *row = fc->basis ? fc->basis + k * (size_t)nodes * nx : NULL;
+    unsigned char *ready = row ? &fc->basis_ready[k] : NULL;
     for (m = 0; m < nodes; ++m) {
       const ekoc_complex *p = sc->p;
       if (row) {
@@ -487,7 +449,7 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
 }
 
 static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const double *table,
-                     const ekoc_batch_family *plans, size_t k, ekoc_batch_basis_cache *cache,
+                     const ekoc_batch_family *plans, size_t k, const batch_family_cache *fc,
                      batch_scratch *sc) {
   int32_t f;
   ekoc_quad_row_init(job, k);
@@ -495,7 +457,7 @@ static int batch_row(const ekoc_quad_job *job, const ekoc_batch_rule *rule, cons
   for (f = 0; f < job->n_families; ++f) {
     int rc;
     if (plans[f].n_el == 0) continue;
-    rc = batch_family_row(job, rule, table, &plans[f], k, cache, sc);
+    rc = batch_family_row(job, rule, table, &plans[f], k, &fc[f], sc);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
@@ -544,8 +506,10 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   ekoc_quad_fatal fatal;
   ekoc_batch_family plans[2];
   ekoc_batch_rule *rule = NULL;
+  batch_family_cache fc[2];
   double *table;
   long nx;
+  int32_t f;
   int n_threads, rc;
   if (!job || !s || !n_failed || !job->interp)
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: job, settings, n_failed and job->interp are required");
@@ -559,6 +523,12 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
     return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the coefficient table (nx=%ld)", nx);
   }
   ekoc_bd_area_table(job->interp->area_offset, job->interp->area, (size_t)nx, job->interp->degree, table);
+  memset(fc, 0, sizeof fc);
+  if (s->nspace_cache) /* bound by the caller to this grid and rule */
+    for (f = 0; f < job->n_families; ++f) {
+      fc[f].basis = ekoc_nspace_cache_basis(s->nspace_cache, plans[f].singlet_like, &fc[f].basis_ready);
+      fc[f].tower = ekoc_nspace_cache_towers(s->nspace_cache, plans[f].cfg, &fc[f].tower_ready);
+    }
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
   fatal.status = EKOC_OK;
   fatal.message[0] = '\0';
@@ -572,7 +542,7 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
     for (k = 0; k < nx; ++k) {
       int rck;
       if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue;
-      rck = batch_row(job, rule, table, plans, (size_t)k, s->basis_cache, &sc);
+      rck = batch_row(job, rule, table, plans, (size_t)k, fc, &sc);
       if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
       if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
     }

@@ -9,8 +9,8 @@
  * Kronrod weights give the value; the embedded n-point Gauss rule, on every
  * other node, gives the error estimate |K - G| at no extra evaluation.
  *
- * Node count choice (perf/STATS.md, tests/test_batch.c): 1 panel, n = 32
- * (65 nodes) agrees with the adaptive driver on every element of the 14
+ * Node count choice (perf/STATS.md, tests/test_batch.c): 1 panel, n = 36
+ * (73 nodes) agrees with the adaptive driver on every element of the 14
  * LHA parts within eko's tolerance and is converged far below it, except
  * where both are limited by eko's rounding noise.
  *

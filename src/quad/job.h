@@ -50,16 +50,6 @@ typedef struct ekoc_quad_progress {
  * the callback asks to stop. Thread-safe (serialised). */
 int ekoc_quad_progress_row(ekoc_quad_progress *p);
 
-/* The batch driver's basis transforms P_j(N(u_m); ln x_k) depend on the grid,
- * the rule and the path offset only, not on the part: one computation with
- * several parts (thresholds, targets) fills them once and reuses them. */
-typedef struct ekoc_batch_basis_cache ekoc_batch_basis_cache;
-/* A cache for grids of nx points and the rule (panels, points, cut); NULL in
- * *out (and EKOC_OK) when it would exceed max_bytes. */
-int ekoc_batch_basis_cache_new(size_t nx, int32_t panels, int32_t points, double cut, size_t max_bytes,
-                               ekoc_batch_basis_cache **out);
-void ekoc_batch_basis_cache_free(ekoc_batch_basis_cache *c); /* NULL is fine */
-
 /* Driver settings (eko's defaults: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05). */
 typedef struct ekoc_quad_settings {
   double epsabs, epsrel, cut;
@@ -69,7 +59,8 @@ typedef struct ekoc_quad_settings {
   int32_t batch_points;  /* batch driver: n Gauss points per panel (2n+1 Gauss-Kronrod nodes) */
   ekoc_quad_progress *progress; /* may be NULL */
   ekoc_profile *profile;        /* the computation's node timer, may be NULL (GPU stages record here) */
-  ekoc_batch_basis_cache *basis_cache; /* batch driver: shared basis transforms, may be NULL */
+  ekoc_nspace_cache *nspace_cache; /* batch driver: N-space values kept between parts, may be NULL;
+                                     bound by the caller (quad/nspace_cache.h) */
 } ekoc_quad_settings;
 
 /* Row k of every element reset with eko's conventions: zero values, errors

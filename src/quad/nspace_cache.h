@@ -1,0 +1,49 @@
+/* nspace_cache.h: the batch driver's N-space values kept between parts and
+ * between computations (struct ekoc_nspace_cache, include/ekoc/operator.h).
+ *
+ * What the batch driver computes per row k and node m depends on less than
+ * the whole computation:
+ *  - the basis transforms P_j(N_m; ln x_k) on the path of offset 0 or 1 only
+ *    on the grid, the interpolation degree and the rule (panels, points,
+ *    cut);
+ *  - the towers (anomalous dimensions gamma_k(N_m), or OMEs) only on those
+ *    N_m and on (kind, family, order, nf, and ln(mu_h^2/m_h^2) for OMEs):
+ *    not on a_s, the scales, the method or the scale variation, which enter
+ *    later (ad/nspace.h).
+ * A cache is bound to one such key (ekoc_nspace_cache_bind): another grid or
+ * rule empties it. Its arrays are allocated on the calling thread before the
+ * driver's parallel loop; inside it, row k is written by the one thread that
+ * owns that row, and its ready flag is set only after the row is complete,
+ * so a failed or cancelled row is recomputed next time.
+ */
+#ifndef EKOC_QUAD_NSPACE_CACHE_H
+#define EKOC_QUAD_NSPACE_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ad/nspace.h"
+#include "ekoc/operator.h"
+
+/* Binds cache c to a computation on this grid (ln x, nx points), degree and
+ * rule, emptying it when the key differs from the last one. Returns 1 when
+ * the caller now holds the cache (release it with ekoc_nspace_cache_release),
+ * 0 when another computation holds it or memory for the key is missing: the
+ * caller then goes on without it. */
+int ekoc_nspace_cache_bind(ekoc_nspace_cache *c, const double *logx, size_t nx, int32_t degree, int32_t panels,
+                           int32_t points, double cut);
+void ekoc_nspace_cache_release(ekoc_nspace_cache *c);
+
+/* The basis transforms of the path with this offset, [row k][node m][basis j]
+ * complex, and their ready flags [row k]; NULL (and *ready NULL) when they do
+ * not fit the cache's byte budget. Allocates on first use: call outside the
+ * parallel loop. */
+ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready);
+
+/* The towers of family cfg, [row k][node m][ekoc_bd_tower_len(cfg)] complex,
+ * and their ready flags [row k]; NULL (and *ready NULL) when the budget or
+ * the slots are used up. Allocates on first use: call outside the parallel
+ * loop. */
+ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready);
+
+#endif

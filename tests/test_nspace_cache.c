@@ -1,0 +1,230 @@
+/* test_nspace_cache.c: ekoc_nspace_cache, the batch backend's N-space values
+ * shared between computations (include/ekoc/operator.h).
+ *
+ * The reference for every check is the same computation without a cache:
+ * a cache must never change a bit of the result. Checked: a series of
+ * theories (orders, FFNS/VFNS, scale variation, methods) through one cache,
+ * the same theory twice (the second run reads every value from the cache),
+ * a different grid or rule through a filled cache (it is emptied and
+ * refilled), two threads computing at once with one cache (one of them runs
+ * without it), the adaptive backend (ignores it), the byte budget, and bad
+ * arguments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ekoc.h"
+
+#define NX 10
+#define NB 14
+
+static const double targets[2] = {10.0, 1e4};
+
+typedef struct setup {
+  ekoc_theory th;
+  ekoc_request rq;
+  double grid[NX];
+} setup;
+
+static void make_setup(setup *s, int order, int ffns, double xif) {
+  ekoc_theory_default(&s->th);
+  ekoc_request_default(&s->rq);
+  assert_int_equal(ekoc_grid_lambert(NX, 1e-5, s->grid), EKOC_OK);
+  s->th.order = order;
+  s->th.xif = xif;
+  if (ffns) {
+    s->th.matching_ratios[0] = 0.0;
+    s->th.matching_ratios[1] = s->th.matching_ratios[2] = INFINITY;
+  }
+  s->rq.sv_mode = xif == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
+  s->rq.mu2 = targets;
+  s->rq.n_targets = 2;
+  s->rq.xgrid = s->grid;
+  s->rq.nx = NX;
+  s->rq.degree = 3;
+  s->rq.ev_op_iterations = 4;
+  s->rq.backend = EKOC_BACKEND_BATCH;
+  s->rq.batch_points = 20;
+  s->rq.n_threads = 2;
+}
+
+/* Values and errors of every target in the flavour basis (caller frees). */
+static double *flavor_all(const ekoc_theory *th, const ekoc_request *rq, size_t *len_out) {
+  ekoc_operator *op = NULL;
+  size_t len = (size_t)NB * NB * rq->nx * rq->nx, t;
+  double *v = malloc(2 * rq->n_targets * len * sizeof *v);
+  assert_non_null(v);
+  assert_int_equal(ekoc_compute(th, rq, NULL, &op), EKOC_OK);
+  for (t = 0; t < rq->n_targets; ++t)
+    assert_int_equal(ekoc_operator_flavor(op, t, v + 2 * t * len, v + (2 * t + 1) * len, len), EKOC_OK);
+  ekoc_operator_free(op);
+  *len_out = 2 * rq->n_targets * len;
+  return v;
+}
+
+/* The computation with `cache` gives the bits of the one without. */
+static void check_same_with_cache(setup *s, ekoc_nspace_cache *cache) {
+  size_t n_ref, n_got;
+  double *ref, *got;
+  s->rq.nspace_cache = NULL;
+  ref = flavor_all(&s->th, &s->rq, &n_ref);
+  s->rq.nspace_cache = cache;
+  got = flavor_all(&s->th, &s->rq, &n_got);
+  assert_int_equal(n_ref, n_got);
+  assert_memory_equal(ref, got, n_ref * sizeof *ref);
+  free(ref);
+  free(got);
+}
+
+static void test_series_of_theories(void **state) {
+  ekoc_nspace_cache *cache = NULL;
+  setup s;
+  size_t bytes_after_first;
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
+  assert_int_equal(ekoc_nspace_cache_bytes(cache), 0);
+  make_setup(&s, 3, 0, 1.0); /* NNLO VFNS */
+  check_same_with_cache(&s, cache);
+  bytes_after_first = ekoc_nspace_cache_bytes(cache);
+  assert_true(bytes_after_first > 0);
+  check_same_with_cache(&s, cache); /* every value from the cache now */
+  assert_int_equal(ekoc_nspace_cache_bytes(cache), bytes_after_first);
+  make_setup(&s, 3, 1, 1.0); /* NNLO FFNS: towers of nf = 4 reused */
+  check_same_with_cache(&s, cache);
+  make_setup(&s, 2, 0, 1.41421356237); /* NLO, scale variation: new towers */
+  check_same_with_cache(&s, cache);
+  assert_true(ekoc_nspace_cache_bytes(cache) > bytes_after_first);
+  make_setup(&s, 3, 0, 1.0);
+  s.rq.method = EKOC_METHOD_TRUNCATED;
+  check_same_with_cache(&s, cache);
+  ekoc_nspace_cache_free(cache);
+}
+
+static void test_other_grid_or_rule_empties(void **state) {
+  ekoc_nspace_cache *cache = NULL;
+  setup s;
+  size_t full;
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
+  make_setup(&s, 3, 0, 1.0);
+  check_same_with_cache(&s, cache);
+  full = ekoc_nspace_cache_bytes(cache);
+  assert_int_equal(ekoc_grid_lambert(NX, 1e-4, s.grid), EKOC_OK); /* same nx, other points */
+  check_same_with_cache(&s, cache);
+  assert_int_equal(ekoc_nspace_cache_bytes(cache), full); /* emptied, then the same amount refilled */
+  s.rq.batch_points = 16; /* another rule */
+  check_same_with_cache(&s, cache);
+  assert_true(ekoc_nspace_cache_bytes(cache) < full);
+  s.rq.degree = 2; /* another basis */
+  check_same_with_cache(&s, cache);
+  ekoc_nspace_cache_free(cache);
+}
+
+static void test_budget(void **state) {
+  ekoc_nspace_cache *cache = NULL;
+  setup s;
+  (void)state;
+  /* 4 KiB: nothing fits, the computation runs without (and still agrees) */
+  assert_int_equal(ekoc_nspace_cache_new(4096, &cache), EKOC_OK);
+  make_setup(&s, 3, 0, 1.0);
+  check_same_with_cache(&s, cache);
+  assert_true(ekoc_nspace_cache_bytes(cache) <= 4096);
+  ekoc_nspace_cache_free(cache);
+  /* room for the towers but not the basis transforms (2 x 16 x 10^2 x 41 bytes) */
+  assert_int_equal(ekoc_nspace_cache_new(60000, &cache), EKOC_OK);
+  check_same_with_cache(&s, cache);
+  assert_true(ekoc_nspace_cache_bytes(cache) > 0 && ekoc_nspace_cache_bytes(cache) <= 60000);
+  ekoc_nspace_cache_free(cache);
+}
+
+static void test_adaptive_ignores(void **state) {
+  ekoc_nspace_cache *cache = NULL;
+  setup s;
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
+  make_setup(&s, 1, 0, 1.0);
+  s.rq.backend = EKOC_BACKEND_ADAPTIVE;
+  check_same_with_cache(&s, cache);
+  assert_int_equal(ekoc_nspace_cache_bytes(cache), 0);
+  ekoc_nspace_cache_free(cache);
+}
+
+/* ---- two computations at once on one cache ---------------------------------------- */
+
+typedef struct worker {
+  setup s;
+  double *got;
+  size_t n;
+  int rc;
+} worker;
+
+static void *work(void *p) {
+  worker *w = p;
+  ekoc_operator *op = NULL;
+  size_t len = (size_t)NB * NB * NX * NX, t;
+  w->n = 2 * 2 * len;
+  w->got = malloc(w->n * sizeof *w->got);
+  w->rc = w->got ? ekoc_compute(&w->s.th, &w->s.rq, NULL, &op) : EKOC_ERR_NO_MEMORY;
+  for (t = 0; w->rc == EKOC_OK && t < 2; ++t)
+    w->rc = ekoc_operator_flavor(op, t, w->got + 2 * t * len, w->got + (2 * t + 1) * len, len);
+  ekoc_operator_free(op);
+  return NULL;
+}
+
+static void test_concurrent(void **state) {
+  ekoc_nspace_cache *cache = NULL;
+  worker w[2];
+  pthread_t th[2];
+  int i, round;
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
+  for (round = 0; round < 3; ++round) {
+    for (i = 0; i < 2; ++i) {
+      memset(&w[i], 0, sizeof w[i]);
+      make_setup(&w[i].s, 3 - i, i, 1.0);
+      w[i].s.rq.n_threads = 1;
+      w[i].s.rq.nspace_cache = cache;
+    }
+    for (i = 0; i < 2; ++i) assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
+    for (i = 0; i < 2; ++i) assert_int_equal(pthread_join(th[i], NULL), 0);
+    for (i = 0; i < 2; ++i) {
+      size_t n_ref;
+      double *ref;
+      assert_int_equal(w[i].rc, EKOC_OK);
+      w[i].s.rq.nspace_cache = NULL;
+      ref = flavor_all(&w[i].s.th, &w[i].s.rq, &n_ref);
+      assert_int_equal(n_ref, w[i].n);
+      assert_memory_equal(ref, w[i].got, n_ref * sizeof *ref);
+      free(ref);
+      free(w[i].got);
+    }
+  }
+  assert_true(ekoc_nspace_cache_bytes(cache) > 0);
+  ekoc_nspace_cache_free(cache);
+}
+
+static void test_bad_arguments(void **state) {
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, NULL), EKOC_ERR_NULL_POINTER);
+  assert_non_null(strstr(ekoc_last_error(), "out"));
+  ekoc_nspace_cache_free(NULL);
+  assert_int_equal(ekoc_nspace_cache_bytes(NULL), 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_series_of_theories), cmocka_unit_test(test_other_grid_or_rule_empties),
+      cmocka_unit_test(test_budget),             cmocka_unit_test(test_adaptive_ignores),
+      cmocka_unit_test(test_concurrent),         cmocka_unit_test(test_bad_arguments),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
