@@ -53,7 +53,13 @@ EKOC_HD ekoc_complex c_fma(ekoc_complex a, ekoc_complex b, ekoc_complex c) {
   return c_make(a.re * b.re - a.im * b.im + c.re, a.re * b.im + a.im * b.re + c.im);
 }
 EKOC_HD ekoc_complex c_conj(ekoc_complex a) { return c_make(a.re, -a.im); }
-EKOC_HD double c_abs(ekoc_complex a) { return hypot(a.re, a.im); }
+/* |a|: sqrt(re^2 + im^2) where the squares neither overflow nor underflow
+ * (within 1 ulp of hypot, at a fraction of its cost: the singlet
+ * exponentials take square roots at every N), hypot outside that range. */
+EKOC_HD double c_abs(ekoc_complex a) {
+  double s = a.re * a.re + a.im * a.im;
+  return s > 1e-290 && s < 1e290 ? sqrt(s) : hypot(a.re, a.im);
+}
 EKOC_HD double c_abs2(ekoc_complex a) { return a.re * a.re + a.im * a.im; }
 /* Smith's algorithm: avoids overflow for large |b|. */
 EKOC_HD ekoc_complex c_div(ekoc_complex a, ekoc_complex b) {
@@ -181,7 +187,7 @@ EKOC_HD ekoc_eig2 m2_eig(ekoc_cmat2 a) {
 EKOC_HD ekoc_cmat2 m2_exp(ekoc_cmat2 a) {
   ekoc_complex diff = c_sub(a.m[0], a.m[3]);
   ekoc_complex z2 = c_scale(c_add(c_mul(diff, diff), c_scale(c_mul(a.m[1], a.m[2]), 4.0)), 0.25);
-  if (c_abs(z2) < 1e-6) {
+  if (c_abs2(z2) < 1e-12) { /* |z2| < 1e-6 */
     ekoc_complex t = c_scale(c_add(a.m[0], a.m[3]), 0.5), ch, sh, et = c_exp(t);
     ekoc_cmat2 r;
     /* 1 + z2/2 + z2^2/24 + z2^3/720 + z2^4/40320 and 1 + z2/6 + z2^2/120 + z2^3/5040 + z2^4/362880 */

@@ -32,14 +32,25 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_eig_exp(const ekoc_eig2 *e, double t) {
 /* The k-th coupling of the iterate/perturbative grid a_k = a0 (a1/a0)^(k/n),
  * k = 0..n, computed like numpy.geomspace (10^(log10 a0 + k step), endpoints
  * exact), which eko uses (PHYSICS.md §6.3 and §12 item 2: geometric, not
- * linear as DGLAP.rst says). */
-EKOC_HD double ekoc_kernel_geom_step(double a0, double a1, int32_t n, int32_t k) {
-  double l0, step;
-  if (k <= 0) return a0;
-  if (k >= n) return a1;
-  l0 = log10(a0);
-  step = (log10(a1) - l0) / (double)n;
-  return pow(10.0, l0 + (double)k * step);
+ * linear as DGLAP.rst says). The logarithms are taken once per kernel
+ * evaluation (ekoc_kernel_geom_grid), not per step. */
+typedef struct ekoc_geom_grid {
+  double a0, a1, l0, step;
+  int32_t n;
+} ekoc_geom_grid;
+EKOC_HD ekoc_geom_grid ekoc_kernel_geom_grid(double a0, double a1, int32_t n) {
+  ekoc_geom_grid g;
+  g.a0 = a0;
+  g.a1 = a1;
+  g.n = n;
+  g.l0 = log10(a0);
+  g.step = (log10(a1) - g.l0) / (double)n;
+  return g;
+}
+EKOC_HD double ekoc_kernel_geom_at(const ekoc_geom_grid *g, int32_t k) {
+  if (k <= 0) return g->a0;
+  if (k >= g->n) return g->a1;
+  return pow(10.0, g->l0 + (double)k * g->step);
 }
 
 /* iterate-exact / iterate-expanded (identical code, PHYSICS.md §6.3): product
@@ -50,8 +61,9 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_iterate(const ekoc_kernel_cfg *cfg, const
   int32_t n = cfg->ev_op_iterations, k, i;
   ekoc_cmat2 e = m2_identity();
   double al = cfg->a0;
+  ekoc_geom_grid grid = ekoc_kernel_geom_grid(cfg->a0, cfg->a1, n);
   for (k = 1; k <= n; ++k) {
-    double ah = ekoc_kernel_geom_step(cfg->a0, cfg->a1, n, k);
+    double ah = ekoc_kernel_geom_at(&grid, k);
     double amid = (ah + al) / 2.0, da = ah - al;
     double pw = 1.0, bsum = 0.0;
     ekoc_cmat2 gsum = m2_zero();
@@ -132,11 +144,12 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_perturbative(const ekoc_kernel_cfg *cfg, 
   ekoc_eig2 g0 = m2_eig(gamma[0]);
   ekoc_cmat2 e = m2_identity(), ul;
   double al = cfg->a0;
+  ekoc_geom_grid grid = ekoc_kernel_geom_grid(cfg->a0, cfg->a1, n);
   ekoc_kernel_singlet_r(cfg, gamma, fill, rlen, r);
   ekoc_kernel_singlet_u(r, kmax, u);
   ul = ekoc_kernel_singlet_u_sum(u, kmax, al);
   for (k = 1; k <= n; ++k) {
-    double ah = ekoc_kernel_geom_step(cfg->a0, cfg->a1, n, k);
+    double ah = ekoc_kernel_geom_at(&grid, k);
     ekoc_cmat2 uh = ekoc_kernel_singlet_u_sum(u, kmax, ah);
     ekoc_cmat2 e0 = ekoc_kernel_eig_exp(&g0, ekoc_ei_j00(ah, al, cfg->beta));
     e = m2_mul(m2_mul(m2_mul(uh, e0), m2_inverse(ul)), e);

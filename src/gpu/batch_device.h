@@ -184,16 +184,6 @@ EKOC_HD void ekoc_bd_basis_all(const double *logx_grid, const double *table, siz
     ekoc_bd_basis_all_(logx_grid, table, n, degree, big_n, logx, out);
 }
 
-/* acc[j n_el + e] += Im(P_j W_e) for j = j0..n-1, e = 0..n_el-1: one node's
- * contribution to a row of every element (P from ekoc_basis_mellin_all). */
-EKOC_HD void ekoc_bd_accumulate(const ekoc_complex *p, size_t j0, size_t n, const ekoc_complex *wv, int32_t n_el,
-                                double *acc) {
-  size_t j;
-  int32_t e;
-  for (j = j0; j < n; ++j)
-    for (e = 0; e < n_el; ++e) acc[j * n_el + e] += p[j].re * wv[e].im + p[j].im * wv[e].re;
-}
-
 /* ---- per-thread bodies of the CUDA kernels -----------------------------------------
  * src/gpu/ekoc_cuda.cu launches one thread per index and calls these; tests
  * run the same bodies in plain loops on the CPU (tests/test_gpu_math.c), so
