@@ -207,8 +207,21 @@ EKOC_HD ekoc_cmat2 m2_exp(ekoc_cmat2 a) {
     return m2_cscale(r, et);
   }
   {
-    ekoc_eig2 e = m2_eig(a);
-    return m2_add(m2_cscale(e.e_p, c_exp(e.lambda_p)), m2_cscale(e.e_m, c_exp(e.lambda_m)));
+    /* the same sum e_+ exp(lambda_+) + e_- exp(lambda_-) with the projectors
+     * e_+- = 1/2 +- (M - t 1)/(2z) written out, lambda_+- = t +- z (z = sqrt z2,
+     * either branch: the sum is even in z): c0 1 + c1 (M - t 1) with
+     * c0 = (E_+ + E_-)/2, c1 = (E_+ - E_-)/(2z); half the products of forming
+     * both projectors (the iterate methods take one per step and N) */
+    ekoc_complex t = c_scale(c_add(a.m[0], a.m[3]), 0.5), z = c_sqrt(z2);
+    ekoc_complex ep = c_exp(c_add(t, z)), em = c_exp(c_sub(t, z));
+    ekoc_complex c0 = c_scale(c_add(ep, em), 0.5), c1 = c_div(c_sub(ep, em), c_scale(z, 2.0));
+    ekoc_complex h = c_mul(c1, c_scale(diff, 0.5)); /* c1 (M - t 1)_00 = -c1 (M - t 1)_11 */
+    ekoc_cmat2 r;
+    r.m[0] = c_add(c0, h);
+    r.m[1] = c_mul(c1, a.m[1]);
+    r.m[2] = c_mul(c1, a.m[2]);
+    r.m[3] = c_sub(c0, h);
+    return r;
   }
 }
 

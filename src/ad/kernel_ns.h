@@ -87,15 +87,31 @@ EKOC_HD void ekoc_kernel_ns_u(int32_t order, const double *beta, const ekoc_comp
  * ev_op_iterations and ev_op_max_order play no role here. a1 == a0 is not
  * special-cased (the formulas give 1 up to rounding, as in eko). Returns NaN
  * for an invalid cfg. */
-EKOC_HD ekoc_complex ekoc_kernel_ns(const ekoc_kernel_cfg *cfg, const ekoc_complex *gamma) {
+EKOC_HD int ekoc_kernel_ns_uses_j00(const ekoc_kernel_cfg *cfg) {
+  return cfg->order == 1 || cfg->method == EKOC_METHOD_TRUNCATED || cfg->method == EKOC_METHOD_ORDERED_TRUNCATED;
+}
+
+/* The N-independent (real) part of ekoc_kernel_ns: j[0] = j^(0,0) for LO and
+ * the truncated methods, else the j^(i,order-1) of ekoc_ei_fill; NaN for an
+ * invalid cfg. One evaluation serves every N and sector of a segment. */
+EKOC_HD void ekoc_kernel_ns_evolution_integrals(const ekoc_kernel_cfg *cfg, double j[3]) {
+  j[0] = j[1] = j[2] = NAN;
+  if (!ekoc_kernel_cfg_valid(cfg)) return;
+  if (ekoc_kernel_ns_uses_j00(cfg))
+    j[0] = ekoc_ei_j00(cfg->a1, cfg->a0, cfg->beta);
+  else
+    ekoc_ei_fill(cfg->order, ekoc_kernel_method_is_expanded(cfg->method), cfg->a1, cfg->a0, cfg->beta, j);
+}
+
+/* ekoc_kernel_ns with its integrals j from ekoc_kernel_ns_evolution_integrals. */
+EKOC_HD ekoc_complex ekoc_kernel_ns_with(const ekoc_kernel_cfg *cfg, const double j[3], const ekoc_complex *gamma) {
   int32_t order = cfg->order, method = cfg->method, i;
   double a0 = cfg->a0, a1 = cfg->a1;
-  double j[3];
   ekoc_complex expo, e0, u[3];
   if (!ekoc_kernel_cfg_valid(cfg)) return c_make(NAN, NAN);
-  if (order == 1) return c_exp(c_scale(gamma[0], ekoc_ei_j00(a1, a0, cfg->beta)));
+  if (order == 1) return c_exp(c_scale(gamma[0], j[0]));
   if (method == EKOC_METHOD_TRUNCATED || method == EKOC_METHOD_ORDERED_TRUNCATED) {
-    e0 = c_exp(c_scale(gamma[0], ekoc_ei_j00(a1, a0, cfg->beta)));
+    e0 = c_exp(c_scale(gamma[0], j[0]));
     ekoc_kernel_ns_u(order, cfg->beta, gamma, u);
     if (method == EKOC_METHOD_TRUNCATED) {
       ekoc_complex fact = c_add(u[0], c_scale(u[1], a1 - a0));
@@ -118,10 +134,15 @@ EKOC_HD ekoc_complex ekoc_kernel_ns(const ekoc_kernel_cfg *cfg, const ekoc_compl
       return c_mul(e0, c_div(num, den));
     }
   }
-  ekoc_ei_fill(order, ekoc_kernel_method_is_expanded(method), a1, a0, cfg->beta, j);
   expo = c_real(0.0);
   for (i = 0; i < order; ++i) expo = c_add(expo, c_scale(gamma[i], j[i]));
   return c_exp(expo);
+}
+
+EKOC_HD ekoc_complex ekoc_kernel_ns(const ekoc_kernel_cfg *cfg, const ekoc_complex *gamma) {
+  double j[3];
+  ekoc_kernel_ns_evolution_integrals(cfg, j);
+  return ekoc_kernel_ns_with(cfg, j, gamma);
 }
 
 #endif /* EKOC_AD_KERNEL_NS_H */

@@ -53,12 +53,14 @@ EKOC_HD ekoc_kernel_cfg ekoc_nspace_kernel_cfg(const ekoc_nspace_cfg *cfg) {
 EKOC_HD void ekoc_nspace_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex gamma[3][EKOC_MAX_ORDER],
                                       ekoc_complex *out) {
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
+  double j[3];
   int m;
+  ekoc_kernel_ns_evolution_integrals(&k, j); /* the same for the three sectors */
   for (m = 0; m < 3; ++m) {
     ekoc_complex *g = gamma[m];
     ekoc_complex e;
     if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_sv_exponentiated_ns(cfg->order, cfg->sv_log, cfg->beta, g);
-    e = ekoc_kernel_ns(&k, g);
+    e = ekoc_kernel_ns_with(&k, j, g);
     if (cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold)
       e = c_mul(ekoc_sv_expanded_ns(cfg->order, cfg->sv_log, cfg->a1, cfg->beta, g), e);
     out[m] = e;

@@ -81,23 +81,32 @@ int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
   return 1;
 }
 
-/* c += op(a) * op(b) (n x n row-major), i-k-j order for contiguous inner
- * loops; kind 0: a b, 1: |a| b, 2: a |b| (the value and the two error
- * terms of a product). Inlined into a baseline and an AVX2 copy below. */
+/* c += op(a) * op(b) (n x n row-major); kind 0: a b, 1: |a| b, 2: a |b| (the
+ * value and the two error terms of a product). k outermost, so that each row
+ * of b is scanned once for its non-zero span [j0, j1): x-space operators are
+ * nearly triangular (no basis function below x_k reaches x_k), and the
+ * skipped terms are exact zeros. Every c_ij still receives its terms in
+ * increasing k, as in the plain i-k-j product, and c starts at +0 and never
+ * holds -0, so adding a zero term changes no bit: skipping it is exact.
+ * Inlined into a baseline and an AVX2 copy below. */
 enum { PRODUCT_PLAIN = 0, PRODUCT_ABS_LEFT = 1, PRODUCT_ABS_RIGHT = 2 };
 static inline __attribute__((always_inline)) void product_acc(int kind, size_t n, const double *restrict a,
                                                               const double *restrict b, double *restrict c) {
   size_t i, k, j;
-  for (i = 0; i < n; ++i) {
-    double *restrict ci = c + i * n;
-    for (k = 0; k < n; ++k) {
+  for (k = 0; k < n; ++k) {
+    const double *restrict bk = b + k * n;
+    size_t j0 = 0, j1 = n;
+    while (j0 < j1 && bk[j0] == 0.0) ++j0;
+    while (j1 > j0 && bk[j1 - 1] == 0.0) --j1;
+    if (j0 == j1) continue;
+    for (i = 0; i < n; ++i) {
       double aik = kind == PRODUCT_ABS_LEFT ? fabs(a[i * n + k]) : a[i * n + k];
-      const double *restrict bk = b + k * n;
+      double *restrict ci = c + i * n;
       if (aik == 0.0) continue;
       if (kind == PRODUCT_ABS_RIGHT)
-        for (j = 0; j < n; ++j) ci[j] += aik * fabs(bk[j]);
+        for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
       else
-        for (j = 0; j < n; ++j) ci[j] += aik * bk[j];
+        for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
     }
   }
 }
