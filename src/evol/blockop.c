@@ -41,11 +41,13 @@ static void refresh_flags(ekoc_blockop *op) {
     }
 }
 
-static int alloc_block(ekoc_blockop *op, int a, int b) {
+/* Block (a, b), zeroed when new and `zero` (callers that overwrite it whole
+ * pass 0 and skip the clearing). */
+static int alloc_block_(ekoc_blockop *op, int a, int b, int zero) {
   size_t n = op->nx * op->nx;
   if (op->val[a][b]) return 1;
-  op->val[a][b] = calloc(n, sizeof(double));
-  op->err[a][b] = calloc(n, sizeof(double));
+  op->val[a][b] = zero ? calloc(n, sizeof(double)) : malloc(n * sizeof(double));
+  op->err[a][b] = zero ? calloc(n, sizeof(double)) : malloc(n * sizeof(double));
   if (!op->val[a][b] || !op->err[a][b]) {
     free(op->val[a][b]);
     free(op->err[a][b]);
@@ -55,11 +57,13 @@ static int alloc_block(ekoc_blockop *op, int a, int b) {
   return 1;
 }
 
+static int alloc_block(ekoc_blockop *op, int a, int b) { return alloc_block_(op, a, b, 1); }
+
 double *ekoc_blockop_block(ekoc_blockop *op, int a, int b) { return alloc_block(op, a, b) ? op->val[a][b] : NULL; }
 
 int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const double *err) {
   size_t n = op->nx * op->nx;
-  if (!alloc_block(op, a, b)) return 0;
+  if (!alloc_block_(op, a, b, 0)) return 0; /* both arrays are written whole below */
   memcpy(op->val[a][b], val, n * sizeof(double));
   if (err)
     memcpy(op->err[a][b], err, n * sizeof(double));

@@ -327,33 +327,46 @@ int ekoc_batch_rule_alloc(int32_t panels, int32_t points, double cut, ekoc_batch
 /* acc[e nx + j] += Im(P_j W_e) for j = j0..nx-1, e = 0..n_el-1: one node's
  * contribution to a row of every element (P from ekoc_bd_basis_all, W from
  * ekoc_bd_weight), in the same operations and order as the CUDA reduction
- * (ekoc_bd_kernel_reduce). Element-major, so that the loop over j is
- * contiguous and vectorises; compiled twice, baseline and AVX2 (the same
- * multiplications and additions per entry, no FMA: the same bits). */
+ * (ekoc_bd_kernel_reduce); at nodes of the embedded Gauss rule (wg not NULL)
+ * also accg with the Gauss-weighted W, in the same pass over P.
+ * Element-major, so that the loop over j is contiguous and vectorises;
+ * compiled twice, baseline and AVX2 (the same multiplications and additions
+ * per entry, no FMA: the same bits). */
 static inline __attribute__((always_inline)) void accumulate_body(const ekoc_complex *restrict p, size_t j0,
-                                                                  size_t nx, const ekoc_complex *w, int32_t n_el,
-                                                                  double *restrict acc) {
+                                                                  size_t nx, const ekoc_complex *wk,
+                                                                  const ekoc_complex *wg, int32_t n_el,
+                                                                  double *restrict acc, double *restrict accg) {
   int32_t e;
   size_t j;
   for (e = 0; e < n_el; ++e) {
-    const double wr = w[e].re, wi = w[e].im;
+    const double kr = wk[e].re, ki = wk[e].im;
     double *restrict a = acc + (size_t)e * nx;
-    for (j = j0; j < nx; ++j) a[j] += p[j].re * wi + p[j].im * wr;
+    if (wg) {
+      const double gr = wg[e].re, gi = wg[e].im;
+      double *restrict g = accg + (size_t)e * nx;
+      for (j = j0; j < nx; ++j) {
+        a[j] += p[j].re * ki + p[j].im * kr;
+        g[j] += p[j].re * gi + p[j].im * gr;
+      }
+    } else {
+      for (j = j0; j < nx; ++j) a[j] += p[j].re * ki + p[j].im * kr;
+    }
   }
 }
-static void accumulate_base(const ekoc_complex *p, size_t j0, size_t nx, const ekoc_complex *w, int32_t n_el,
-                            double *acc) {
-  accumulate_body(p, j0, nx, w, n_el, acc);
+static void accumulate_base(const ekoc_complex *p, size_t j0, size_t nx, const ekoc_complex *wk,
+                            const ekoc_complex *wg, int32_t n_el, double *acc, double *accg) {
+  accumulate_body(p, j0, nx, wk, wg, n_el, acc, accg);
 }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define EKOC_BATCH_AVX2 1
 __attribute__((target("avx2"))) static void accumulate_avx2(const ekoc_complex *p, size_t j0, size_t nx,
-                                                            const ekoc_complex *w, int32_t n_el, double *acc) {
-  accumulate_body(p, j0, nx, w, n_el, acc);
+                                                            const ekoc_complex *wk, const ekoc_complex *wg,
+                                                            int32_t n_el, double *acc, double *accg) {
+  accumulate_body(p, j0, nx, wk, wg, n_el, acc, accg);
 }
 #endif
-typedef void (*accumulate_fn)(const ekoc_complex *p, size_t j0, size_t nx, const ekoc_complex *w, int32_t n_el,
-                              double *acc);
+typedef void (*accumulate_fn)(const ekoc_complex *p, size_t j0, size_t nx, const ekoc_complex *wk,
+                              const ekoc_complex *wg, int32_t n_el, double *acc, double *accg);
 static accumulate_fn accumulate_for_cpu(void) {
 #ifdef EKOC_BATCH_AVX2
   if (__builtin_cpu_supports("avx2")) return accumulate_avx2;
@@ -467,8 +480,8 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_rule *rul
         ekoc_complex n = c_make(sc->n_re[m], sc->n_im[m]);
         ekoc_bd_basis_all(in->logx, table, nx, deg, n, logx, sc->p);
       }
-      sc->accumulate(p, jmin, nx, sc->wk + m * ne, ne, sc->acc);
-      if (rule->wg[m] != 0.0) sc->accumulate(p, jmin, nx, sc->wgs + m * ne, ne, sc->accg);
+      sc->accumulate(p, jmin, nx, sc->wk + m * ne, rule->wg[m] != 0.0 ? sc->wgs + m * ne : NULL, ne, sc->acc,
+                     sc->accg);
     }
     if (ready) *ready = 1;
   }
@@ -544,7 +557,8 @@ int ekoc_batch_plan(const ekoc_quad_job *job, ekoc_batch_family plans[2]) {
 int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
   ekoc_quad_fatal fatal;
   ekoc_batch_family plans[2];
-  ekoc_batch_rule *rule = NULL;
+  const ekoc_batch_rule *rule;
+  ekoc_batch_rule *own_rule = NULL;
   batch_family_cache fc[2];
   double *table;
   long nx;
@@ -553,12 +567,17 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   if (!job || !s || !n_failed || !job->interp)
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: job, settings, n_failed and job->interp are required");
   rc = ekoc_batch_plan(job, plans);
-  if (rc == EKOC_OK) rc = ekoc_batch_rule_alloc(s->batch_panels, s->batch_points, s->cut, &rule);
   if (rc != EKOC_OK) return rc;
+  rule = s->nspace_cache ? ekoc_nspace_cache_rule(s->nspace_cache) : NULL; /* the cache's key has this rule */
+  if (!rule) {
+    rc = ekoc_batch_rule_alloc(s->batch_panels, s->batch_points, s->cut, &own_rule);
+    if (rc != EKOC_OK) return rc;
+    rule = own_rule;
+  }
   nx = (long)job->interp->n;
   table = malloc(EKOC_BD_TABLE_LEN(nx, job->interp->degree) * sizeof(double));
   if (!table) {
-    ekoc_batch_rule_free(rule);
+    ekoc_batch_rule_free(own_rule);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the coefficient table (nx=%ld)", nx);
   }
   ekoc_bd_area_table(job->interp->area_offset, job->interp->area, (size_t)nx, job->interp->degree, table);
@@ -587,7 +606,7 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
     }
     if (have) scratch_free(&sc);
   }
-  ekoc_batch_rule_free(rule);
+  ekoc_batch_rule_free(own_rule);
   free(table);
   if (fatal.status != EKOC_OK) return ekoc_error(fatal.status, "%s", fatal.message);
   *n_failed = 0;

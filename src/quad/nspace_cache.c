@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu/batch_device.h"
+#include "quad/batch_nodes.h"
 #include "quad/nspace_cache.h"
 #include "status.h"
 
@@ -28,6 +29,7 @@ struct ekoc_nspace_cache {
   int32_t degree, panels, points, n_nodes;
   double cut;
   /* the values */
+  ekoc_batch_rule *rule;        /* the key's quadrature rule */
   ekoc_complex *basis[2];       /* by offset: [k][m][j] */
   unsigned char *basis_ready[2]; /* [k] */
   int32_t basis_tried[2];       /* allocation attempted for this key */
@@ -50,6 +52,8 @@ int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out) {
 /* Frees the values and the key: the cache is empty and unbound. */
 static void drop_all(ekoc_nspace_cache *c) {
   int32_t i;
+  ekoc_batch_rule_free(c->rule);
+  c->rule = NULL;
   for (i = 0; i < 2; ++i) {
     free(c->basis[i]);
     free(c->basis_ready[i]);
@@ -127,6 +131,12 @@ static ekoc_complex *alloc_rows(ekoc_nspace_cache *c, size_t per_row, unsigned c
   }
   c->used_bytes += bytes;
   return v;
+}
+
+const ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c) {
+  if (!c || !c->logx) return NULL;
+  if (!c->rule && ekoc_batch_rule_alloc(c->panels, c->points, c->cut, &c->rule) != EKOC_OK) c->rule = NULL;
+  return c->rule;
 }
 
 ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready) {

@@ -34,6 +34,12 @@ int ekoc_nspace_cache_bind(ekoc_nspace_cache *c, const double *logx, size_t nx, 
                            int32_t points, double cut);
 void ekoc_nspace_cache_release(ekoc_nspace_cache *c);
 
+struct ekoc_batch_rule;
+/* The batch rule of the bound key (panels, points, cut), built on first use;
+ * NULL when that fails (the caller then builds its own and reports). Call
+ * outside the parallel loop. */
+const struct ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c);
+
 /* The basis transforms of the path with this offset, [row k][node m][basis j]
  * complex, and their ready flags [row k]; NULL (and *ready NULL) when they do
  * not fit the cache's byte budget. Allocates on first use: call outside the
