@@ -122,7 +122,7 @@ lha: $(BUILD)/perf/lha
 	$(BUILD)/perf/lha --backend $(BACKEND)
 
 stats: $(BUILD)/perf/lha
-	bash perf/stats.sh $(BUILD)/perf/lha
+	bash perf/stats.sh $(BUILD)/perf/lha $(BACKEND)
 
 # ---- reliability checks (issue 7) -------------------------------------------------
 # check-asan:     the C tests and a short LHA run built with ASan+UBSan in $(SAN_BUILD);
