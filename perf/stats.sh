@@ -72,7 +72,7 @@ fi
   echo "Profile of the last part (stage, start ms, end ms):"
   echo
   echo '```'
-  printf "%s" "$profile"
+  printf "%s\n" "$profile"
   echo '```'
 } >>"$out"
 echo "stats: appended a section for ${hash} to ${out}"
