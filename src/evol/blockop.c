@@ -115,13 +115,19 @@ static inline __attribute__((always_inline)) void product_acc(int kind, size_t n
   }
 }
 
-static void product_acc_base(int kind, size_t n, const double *a, const double *b, double *c) {
+/* product_acc with kind a compile-time constant in each branch. */
+static inline __attribute__((always_inline)) void product_acc_by_kind(int kind, size_t n, const double *a,
+                                                                      const double *b, double *c) {
   if (kind == PRODUCT_PLAIN)
     product_acc(PRODUCT_PLAIN, n, a, b, c);
   else if (kind == PRODUCT_ABS_LEFT)
     product_acc(PRODUCT_ABS_LEFT, n, a, b, c);
   else
     product_acc(PRODUCT_ABS_RIGHT, n, a, b, c);
+}
+
+static void product_acc_base(int kind, size_t n, const double *a, const double *b, double *c) {
+  product_acc_by_kind(kind, n, a, b, c);
 }
 
 /* The same loops compiled for AVX2 (4 doubles per instruction instead of 2),
@@ -133,12 +139,7 @@ static void product_acc_base(int kind, size_t n, const double *a, const double *
 #define EKOC_BLOCKOP_AVX2 1
 __attribute__((target("avx2"))) static void product_acc_avx2(int kind, size_t n, const double *a, const double *b,
                                                              double *c) {
-  if (kind == PRODUCT_PLAIN)
-    product_acc(PRODUCT_PLAIN, n, a, b, c);
-  else if (kind == PRODUCT_ABS_LEFT)
-    product_acc(PRODUCT_ABS_LEFT, n, a, b, c);
-  else
-    product_acc(PRODUCT_ABS_RIGHT, n, a, b, c);
+  product_acc_by_kind(kind, n, a, b, c);
 }
 #endif
 

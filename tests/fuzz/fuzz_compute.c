@@ -8,7 +8,10 @@
  * range, limit <= 8, epsrel >= 1e-3 when in range, one thread. Checks: no crash or
  * sanitizer report; on failure *out untouched and a message set; on success
  * every operator entry, error and applied PDF finite and the accessors
- * consistent.
+ * consistent. For a quarter of the successful batch executions also the
+ * N-space cache (ekoc_nspace_cache, a fresh one with a drawn byte budget):
+ * the same request computed twice through it, filling it and then reading
+ * from it, must give the bits of the computation without it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +24,38 @@ static int progress_stop_at(void *data, uint64_t done, uint64_t total) {
   return done >= *(uint64_t *)data;
 }
 
+/* The request through a fresh N-space cache, twice (filling it, then reading
+ * it): every target's flavour values and errors equal to ref's, bit for bit. */
+static void check_with_cache(const ekoc_theory *th, const ekoc_request *rq0, const ekoc_operator *ref,
+                             size_t budget) {
+  ekoc_request rq = *rq0;
+  ekoc_nspace_cache *cache = NULL;
+  size_t nx = rq.nx, len = 196 * nx * nx, t, k;
+  double *want = malloc(2 * len * sizeof *want), *got = malloc(2 * len * sizeof *got);
+  int pass;
+  FUZZ_REQUIRE(want && got, "out of memory");
+  FUZZ_REQUIRE(ekoc_nspace_cache_new(budget, &cache) == EKOC_OK, "cache_new: %s", ekoc_last_error());
+  rq.nspace_cache = cache;
+  for (pass = 0; pass < 2; ++pass) {
+    ekoc_operator *op = NULL;
+    int rc = ekoc_compute(th, &rq, NULL, &op);
+    FUZZ_REQUIRE(rc == EKOC_OK, "with the cache (pass %d): %s %s", pass, ekoc_status_str(rc), ekoc_last_error());
+    FUZZ_REQUIRE(ekoc_nspace_cache_bytes(cache) <= (budget ? budget : EKOC_NSPACE_CACHE_DEFAULT_BYTES),
+                 "cache holds %zu bytes over its budget %zu", ekoc_nspace_cache_bytes(cache), budget);
+    for (t = 0; t < rq.n_targets; ++t) {
+      FUZZ_REQUIRE(ekoc_operator_flavor(ref, t, want, want + len, len) == EKOC_OK, "flavor");
+      FUZZ_REQUIRE(ekoc_operator_flavor(op, t, got, got + len, len) == EKOC_OK, "flavor");
+      for (k = 0; k < 2 * len; ++k)
+        FUZZ_REQUIRE(memcmp(&want[k], &got[k], sizeof(double)) == 0, "pass %d target %zu entry %zu: %.17g with the cache, %.17g without",
+                     pass, t, k, got[k], want[k]);
+    }
+    ekoc_operator_free(op);
+  }
+  ekoc_nspace_cache_free(cache);
+  free(want);
+  free(got);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
   ekoc_theory th;
@@ -30,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int32_t nf[3];
   uint64_t stop_at = 0;
   size_t i, nt, nx;
-  int rc, h;
+  int rc, h, with_cache;
+  size_t cache_budget;
 
   ekoc_theory_default(&th);
   ekoc_request_default(&rq);
@@ -99,6 +135,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rq.n_threads = 1;
   rq.batch_panels = fz_int(&f, 1, 4);
   rq.batch_points = fz_int(&f, 1, 8);
+  {
+    uint8_t k = fz_u8(&f);
+    with_cache = k >= 192;
+    cache_budget = k >= 224 ? 0 : (size_t)1 << (k % 24); /* 0: the default budget; else 1 B .. 8 MiB */
+  }
   if (fz_u8(&f) >= 240) {
     stop_at = fz_u8(&f) % 8;
     rq.progress = progress_stop_at;
@@ -167,6 +208,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(pin);
     free(pout);
   }
+  if (with_cache && rq.backend == EKOC_BACKEND_BATCH && !rq.progress)
+    check_with_cache(&th, &rq, op, cache_budget);
   ekoc_operator_free(op);
   return 0;
 }
