@@ -162,6 +162,7 @@ int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop 
   int ij, ok = 1;
   size_t n = a->nx;
   product_fn product = product_for_cpu();
+  (void)n_threads; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
   ekoc_blockop_clear(out);
   out->nx = n;
   /* output blocks are independent: threads over them; the sum over k runs in

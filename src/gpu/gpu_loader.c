@@ -95,6 +95,7 @@ static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, c
   long nx = (long)in->n;
   int status = EKOC_OK;
   char message[256] = "";
+  (void)n_threads; /* used by the OpenMP pragma only */
 #pragma omp parallel num_threads(n_threads)
   {
     size_t nodes = (size_t)rule->n_nodes;

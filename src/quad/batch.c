@@ -588,6 +588,7 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
       fc[f].tower = ekoc_nspace_cache_towers(s->nspace_cache, plans[f].cfg, &fc[f].tower_ready);
     }
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
+  (void)n_threads; /* used by the OpenMP pragma only */
   fatal.status = EKOC_OK;
   fatal.message[0] = '\0';
 #pragma omp parallel num_threads(n_threads)
