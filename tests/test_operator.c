@@ -293,6 +293,58 @@ static void test_composition_and_targets(void **state) {
   ekoc_operator_free(op_b);
 }
 
+/* Many targets above the same thresholds share their path up to the last
+ * segment and the composition reuses the shared products (compute.c,
+ * compose_memo): every target's values, errors and failed-entry flags equal
+ * those of a request for that target alone, bit for bit; the targets
+ * alternate between paths (above/below m_b, a repeated scale, one below
+ * mu_0) so that the shared prefix changes from one target to the next. With
+ * limit = 1 integrals fail, so the failure taint is composed the same way. */
+static void test_targets_share_path(void **state) {
+  static const double mu2_multi[7] = {30.0, 1e4, 1e4, 10.0, 200.0, 1.5, 5e3};
+  const size_t nx = 12, len = (size_t)NB * NB * 12 * 12;
+  setup s;
+  ekoc_operator *multi = NULL;
+  double *vm = malloc(4 * len * sizeof *vm), *em = vm + len, *vs = em + len, *es = vs + len;
+  uint8_t *fm = malloc(2 * len), *fs = fm + len;
+  size_t t, nfm, nfs;
+  int limit;
+  (void)state;
+  assert_non_null(vm);
+  assert_non_null(fm);
+  for (limit = 100; limit >= 1; limit -= 99) {
+    lha_setup(&s, 3, 1, nx);
+    s.rq.degree = 3;
+    s.rq.ev_op_iterations = 4;
+    s.rq.limit = limit;
+    s.rq.epsrel = 1e-6;
+    s.rq.mu2 = mu2_multi;
+    s.rq.nf = NULL;
+    s.rq.n_targets = 7;
+    assert_int_equal(ekoc_compute(&s.th, &s.rq, NULL, &multi), EKOC_OK);
+    if (limit == 1) assert_true(ekoc_operator_failures(multi) > 0);
+    for (t = 0; t < 7; ++t) {
+      ekoc_operator *single = NULL;
+      s.rq.mu2 = &mu2_multi[t];
+      s.rq.n_targets = 1;
+      assert_int_equal(ekoc_compute(&s.th, &s.rq, NULL, &single), EKOC_OK);
+      assert_int_equal(ekoc_operator_flavor(multi, t, vm, em, len), EKOC_OK);
+      assert_int_equal(ekoc_operator_flavor(single, 0, vs, es, len), EKOC_OK);
+      assert_memory_equal(vm, vs, len * sizeof *vm);
+      assert_memory_equal(em, es, len * sizeof *em);
+      assert_int_equal(ekoc_operator_failed_flavor(multi, t, fm, len, &nfm), EKOC_OK);
+      assert_int_equal(ekoc_operator_failed_flavor(single, 0, fs, len, &nfs), EKOC_OK);
+      assert_int_equal(nfm, nfs);
+      assert_memory_equal(fm, fs, len);
+      if (limit == 1 && mu2_multi[t] > 30.0) assert_true(nfm > 0);
+      ekoc_operator_free(single);
+    }
+    ekoc_operator_free(multi);
+  }
+  free(vm);
+  free(fm);
+}
+
 /* eko 0.15.7 on this project's machine, LO FFNS LHA setup (perf/eko_lha.py
  * --parts 2/2, 60-point lambertgrid, degree 4): x u_v and x g at the LHA
  * print points, as printed (7 significant digits). */
@@ -494,6 +546,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_unity_operator),          cmocka_unit_test(test_sum_rules),
       cmocka_unit_test(test_threshold_matching),      cmocka_unit_test(test_composition_and_targets),
+      cmocka_unit_test(test_targets_share_path),
       cmocka_unit_test(test_lo_ffns_equals_eko),      cmocka_unit_test(test_views_agree),
       cmocka_unit_test(test_profile_stages),          cmocka_unit_test(test_progress_and_cancel),
       cmocka_unit_test(test_scale_variation_schemes),

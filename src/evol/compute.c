@@ -593,21 +593,62 @@ static int taint_clean(plan_job *j) {
 
 /* ---- composition -------------------------------------------------------------------- */
 
+/* The states of the last target composed after each of its steps but the
+ * last: targets above the same thresholds share their path up to the final
+ * segment (a scan of 50 scales above m_b: segment, matching, then one
+ * segment each), so a target whose path starts with the same steps (same
+ * parts, same kinds) resumes from the stored state. The same products in the
+ * same order: the same bits as composing from the start. */
+typedef struct compose_memo {
+  size_t t;                        /* the target the states belong to */
+  int n;                           /* states held: after steps 0..n-1 */
+  ekoc_blockop state[MAX_STEPS];
+} compose_memo;
+
+static void compose_memo_init(compose_memo *m, size_t nx) {
+  int s;
+  m->t = 0;
+  m->n = 0;
+  for (s = 0; s < MAX_STEPS; ++s) ekoc_blockop_init(&m->state[s], nx);
+}
+
+static void compose_memo_clear(compose_memo *m) {
+  int s;
+  for (s = 0; s < MAX_STEPS; ++s) ekoc_blockop_clear(&m->state[s]);
+  m->n = 0;
+}
+
+/* Leading steps of target t's path equal to the memo's target's, at most
+ * n_steps[t] - 1 (the last step is always computed). */
+static int compose_memo_common(const plan *p, const compose_memo *m, size_t t) {
+  int s, limit = p->n_steps[t] - 1;
+  if (!m || limit > m->n) limit = m ? m->n : 0;
+  for (s = 0; s < limit; ++s) {
+    const plan_step *a = &p->steps[t][s], *b = &p->steps[m->t][s];
+    if (a->job != b->job || a->kind != b->kind || a->nf != b->nf) break;
+  }
+  return s;
+}
+
 /* The operator of target t: its parts' op (taint = 0) or taint (taint = 1)
- * multiplied along its path. */
-static int compose_target(const plan *p, size_t t, size_t nx, int taint, int n_threads, ekoc_blockop *out) {
+ * multiplied along its path. memo (may be NULL) holds the previous target's
+ * intermediate states and receives this target's. */
+static int compose_target(const plan *p, size_t t, size_t nx, int taint, int n_threads, compose_memo *memo,
+                          ekoc_blockop *out) {
   ekoc_blockop cur, tmp, tmp2;
-  int s, a, ok = 1;
+  int s, a, ok = 1, s0 = compose_memo_common(p, memo, t);
   ekoc_blockop_init(&cur, nx);
   ekoc_blockop_init(&tmp, nx);
   ekoc_blockop_init(&tmp2, nx);
-  for (s = 0; ok && s < p->n_steps[t]; ++s) {
+  if (s0 > 0) ok &= ekoc_blockop_copy(&cur, &memo->state[s0 - 1]);
+  if (memo) memo->n = s0; /* states beyond the shared steps are replaced by this target's */
+  for (s = s0; ok && s < p->n_steps[t]; ++s) {
     const plan_step *st = &p->steps[t][s];
     const ekoc_blockop *part = taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op;
     if (s == 0) { /* paths start with a segment: take it as is instead of multiplying the identity */
       if (st->kind == 0) {
         ok &= ekoc_blockop_copy(&cur, part);
-        continue;
+        goto store;
       }
       for (a = 0; a < EKOC_NB; ++a) ok &= ekoc_blockop_set_identity(&cur, a, a);
     }
@@ -641,11 +682,18 @@ static int compose_target(const plan *p, size_t t, size_t nx, int taint, int n_t
       }
       ekoc_blockop_move(&cur, &tmp2);
     }
+  store:
+    if (memo && ok && s + 1 < p->n_steps[t]) {
+      ok &= ekoc_blockop_copy(&memo->state[s], &cur);
+      memo->n = s + 1;
+    }
   }
+  if (memo) memo->t = t;
   ekoc_blockop_clear(&tmp);
   ekoc_blockop_clear(&tmp2);
   if (!ok) {
     ekoc_blockop_clear(&cur);
+    if (memo) compose_memo_clear(memo);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory composing the operator of target %zu", t);
   }
   *out = cur;
@@ -710,6 +758,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   ekoc_operator *op = NULL;
   ekoc_quad_progress progress;
   ekoc_nspace_cache *nspace_cache = NULL, *own_cache = NULL;
+  compose_memo memo;
   size_t t, i, n_failed = 0;
   uint64_t t0;
   int rc, h;
@@ -756,6 +805,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   if (rc != EKOC_OK) return rc;
   s.couplings = couplings;
 
+  compose_memo_init(&memo, rq->nx); /* before the first goto fail, which clears it */
   rc = ekoc_interp_alloc(rq->xgrid, rq->nx, rq->degree, &interp);
   if (rc != EKOC_OK) goto fail;
 
@@ -819,10 +869,11 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
     for (t = 0; t < rq->n_targets; ++t) {
       op->mu2[t] = rq->mu2[t];
       op->nf[t] = p.nf_out[t];
-      rc = compose_target(&p, t, rq->nx, 0, rq->n_threads, &op->ops[t]);
+      rc = compose_target(&p, t, rq->nx, 0, rq->n_threads, rq->n_targets > 1 ? &memo : NULL, &op->ops[t]);
       if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
       if (rc != EKOC_OK) goto fail;
     }
+    compose_memo_clear(&memo);
     if (n_failed > 0) {
       /* which entries of each target a failed integral reaches */
       for (i = 0; i < p.n_jobs; ++i)
@@ -837,9 +888,10 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
       }
       for (t = 0; t < rq->n_targets; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
       for (t = 0; t < rq->n_targets; ++t) {
-        rc = compose_target(&p, t, rq->nx, 1, rq->n_threads, &op->taint[t]);
+        rc = compose_target(&p, t, rq->nx, 1, rq->n_threads, rq->n_targets > 1 ? &memo : NULL, &op->taint[t]);
         if (rc != EKOC_OK) goto fail;
       }
+      compose_memo_clear(&memo);
     }
     stage(prof, "composition", ts);
   }
@@ -852,6 +904,7 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   return EKOC_OK;
 
 fail:
+  compose_memo_clear(&memo);
   ekoc_operator_free(op);
   ekoc_nspace_cache_release(nspace_cache);
   ekoc_nspace_cache_free(own_cache);
