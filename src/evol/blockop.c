@@ -42,17 +42,25 @@ static void refresh_flags(ekoc_blockop *op) {
 }
 
 /* Block (a, b), zeroed when new and `zero` (callers that overwrite it whole
- * pass 0 and skip the clearing). */
+ * pass 0 and skip the clearing). Zeroed by writing, not by calloc: calloc's
+ * fresh pages (blocks above ~128 KB come straight from mmap) are first read
+ * by the accumulating products, which maps the shared zero page, and then
+ * written, a second fault that also flushes the other threads' TLBs; with
+ * 200-point grids that was half the composition's time (perf/STATS.md). */
 static int alloc_block_(ekoc_blockop *op, int a, int b, int zero) {
   size_t n = op->nx * op->nx;
   if (op->val[a][b]) return 1;
-  op->val[a][b] = zero ? calloc(n, sizeof(double)) : malloc(n * sizeof(double));
-  op->err[a][b] = zero ? calloc(n, sizeof(double)) : malloc(n * sizeof(double));
+  op->val[a][b] = malloc(n * sizeof(double));
+  op->err[a][b] = malloc(n * sizeof(double));
   if (!op->val[a][b] || !op->err[a][b]) {
     free(op->val[a][b]);
     free(op->err[a][b]);
     op->val[a][b] = op->err[a][b] = NULL;
     return 0;
+  }
+  if (zero) {
+    memset(op->val[a][b], 0, n * sizeof(double));
+    memset(op->err[a][b], 0, n * sizeof(double));
   }
   return 1;
 }
