@@ -31,7 +31,6 @@ typedef struct ekoc_theory {
   int32_t matching_order;     /* order of the matching OMEs; -1 means order-1 (eko's default) */
 } ekoc_theory;
 
-/* The work, as eko's OperatorCard. */
 /* N-space values the batch backend can keep from one computation to the next
  * (the basis transforms on the Talbot path, the anomalous dimensions and
  * OMEs at its nodes): they depend only on the x grid, the degree and the
@@ -52,6 +51,7 @@ void ekoc_nspace_cache_free(ekoc_nspace_cache *cache); /* NULL is fine; not whil
 /* Bytes of values held now (0 for NULL). */
 size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *cache);
 
+/* The work, as eko's OperatorCard. */
 typedef struct ekoc_request {
   double mu2_0;               /* initial scale mu_0^2 */
   int32_t nf0;                /* flavours at mu_0 (3..6) */
