@@ -622,7 +622,8 @@ static void compose_memo_clear(compose_memo *m) {
  * n_steps[t] - 1 (the last step is always computed). */
 static int compose_memo_common(const plan *p, const compose_memo *m, size_t t) {
   int s, limit = p->n_steps[t] - 1;
-  if (!m || limit > m->n) limit = m ? m->n : 0;
+  if (!m) return 0;
+  if (limit > m->n) limit = m->n;
   for (s = 0; s < limit; ++s) {
     const plan_step *a = &p->steps[t][s], *b = &p->steps[m->t][s];
     if (a->job != b->job || a->kind != b->kind || a->nf != b->nf) break;
