@@ -139,9 +139,36 @@ static void stats_add(stats *s, double dev, const char *where) {
 }
 
 typedef struct options {
-  int backend, threads, quiet, ngrid, iterations, no_share;
+  int backend, threads, quiet, ngrid, iterations, no_share, checksum;
   ekoc_nspace_cache *nspace_cache; /* shared by the parts (batch), or NULL */
 } options;
+
+/* FNV-1a over the bytes of n doubles, folded into h: a fingerprint of an
+ * operator, so two builds can be compared bit for bit (--checksum). */
+static uint64_t fnv1a_doubles(uint64_t h, const double *v, size_t n) {
+  const unsigned char *b = (const unsigned char *)v;
+  size_t i;
+  for (i = 0; i < n * sizeof(double); ++i) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+/* Prints the fingerprint of target 0's flavour-basis values and errors. */
+static int print_checksum(const run *r, const ekoc_operator *op, size_t nx) {
+  size_t len = 196 * nx * nx;
+  double *v = malloc(2 * len * sizeof(double));
+  uint64_t h = 1469598103934665603ull;
+  if (!v || ekoc_operator_flavor(op, 0, v, v + len, len) != EKOC_OK) {
+    free(v);
+    return 0;
+  }
+  h = fnv1a_doubles(h, v, 2 * len);
+  printf("checksum %d/%d: %016llx\n", r->table, r->part, (unsigned long long)h);
+  free(v);
+  return 1;
+}
 
 static int run_part(const run *r, const options *o, const double *grid, ekoc_interp *interp, stats *st) {
   const lha_part *ref = find_part(r->table, r->part);
@@ -248,6 +275,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
                counted ? "" : " (not counted)");
     }
   }
+  if (o->checksum && !print_checksum(r, op, (size_t)NGRID)) printf("checksum %d/%d: FAILED\n", r->table, r->part);
   printf("profile (stage, start ms, end ms):\n");
   for (i = 0; i < ekoc_profile_count(prof); ++i) {
     const char *name;
@@ -263,7 +291,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
 
 int main(int argc, char **argv) {
   const char *backend_name = "adaptive", *parts = NULL;
-  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10, 0, NULL};
+  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10, 0, 0, NULL};
   int i, n_parts = 0, failed = 0;
   double grid[NGRID_MAX], t0, wall, median = 0.0;
   ekoc_interp *interp = NULL;
@@ -284,15 +312,17 @@ int main(int argc, char **argv) {
       o.quiet = 1;
     else if (!strcmp(argv[i], "--no-share"))
       o.no_share = 1;
+    else if (!strcmp(argv[i], "--checksum"))
+      o.checksum = 1;
     else if (!strcmp(argv[i], "--help")) {
       printf("usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
-             "[--iterations N] [--no-share]\n  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
+             "[--iterations N] [--no-share] [--checksum]\n  --checksum: a fingerprint of each part's operator (values and errors), to compare builds bit for bit\n  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
              argv[0]);
       return 0;
     } else {
       fprintf(stderr,
               "usage: %s [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
-              "[--iterations N] [--no-share]\n",
+              "[--iterations N] [--no-share] [--checksum]\n",
               argv[0]);
       return 2;
     }
