@@ -32,7 +32,7 @@ enum {
   EKOC_ERR_NULL_POINTER = 1,       /* a required pointer argument is NULL */
   EKOC_ERR_INVALID_ARGUMENT = 2,   /* NaN/inf or out-of-range number */
   EKOC_ERR_INVALID_GRID = 3,       /* x grid empty, unsorted, duplicate or outside (0,1] */
-  EKOC_ERR_INVALID_ORDER = 4,      /* perturbative order outside 1..3 */
+  EKOC_ERR_INVALID_ORDER = 4,      /* perturbative order outside 1..EKOC_MAX_ORDER */
   EKOC_ERR_INVALID_NF = 5,         /* number of flavours outside 3..6 */
   EKOC_ERR_INVALID_METHOD = 6,     /* unknown evolution method */
   EKOC_ERR_INVALID_SCALE = 7,      /* mu^2 <= 0, NaN or inf */
@@ -40,7 +40,7 @@ enum {
   EKOC_ERR_INTEGRATION = 9,        /* quadrature did not reach its tolerance */
   EKOC_ERR_ANOMALOUS_DIMENSION = 10, /* the ekore crate reported an error */
   EKOC_ERR_NO_DEVICE = 11,         /* gpu backend unavailable (no libekoc_cuda or no device) */
-  EKOC_ERR_UNSUPPORTED = 12,       /* a valid request ekoc does not implement */
+  EKOC_ERR_UNSUPPORTED = 12,       /* a valid request ekoc does not implement (yet): N3LO, QED, polarized, time-like */
   EKOC_ERR_NUMERICAL = 13,         /* a non-finite number appeared in a result */
   EKOC_ERR_INVALID_MODE = 14,      /* unknown sector / mode / scheme */
   EKOC_ERR_INVALID_THRESHOLDS = 15, /* masses or threshold ratios inconsistent */
@@ -98,8 +98,14 @@ enum {
   EKOC_SECTOR_SINGLET_GLUON = 21
 };
 
+/* The largest QCD order the API describes (1 LO .. 4 N3LO; theory.order and
+ * every order-indexed array are bounded by it). Orders the library does not
+ * compute yet are refused with EKOC_ERR_UNSUPPORTED naming the field. */
+#define EKOC_MAX_ORDER 4
+/* The largest QED order the API describes (theory.qed_order, eko's order[1]). */
+#define EKOC_MAX_QED_ORDER 2
+
 /* Upper bounds of the iteration controls. */
-#define EKOC_MAX_ORDER 3             /* NNLO */
 #define EKOC_MAX_EV_OP_ITERATIONS 1000
 #define EKOC_MAX_EV_OP_MAX_ORDER 30
 

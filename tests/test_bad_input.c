@@ -102,8 +102,27 @@ static void test_status_str(void **state) {
   assert_string_equal(ekoc_status_str(INT_MAX), "EKOC_ERR_UNKNOWN");
   assert_non_null(ekoc_last_error());
   /* the default fillers accept NULL */
-  ekoc_theory_default(NULL);
-  ekoc_request_default(NULL);
+  assert_int_equal(ekoc_theory_default(NULL), EKOC_ERR_NULL_POINTER);
+  assert_int_equal(ekoc_request_default(NULL), EKOC_ERR_NULL_POINTER);
+  {
+    /* a caller compiled against the first versioned layout (up to time_like)
+     * is accepted; sizes the library does not know are refused, nothing written */
+    ekoc_theory th;
+    ekoc_request rq;
+    size_t v1 = offsetof(ekoc_theory, time_like) + sizeof(int32_t);
+    memset(&th, 0x5a, sizeof th);
+    assert_int_equal(ekoc_theory_init(&th, v1), EKOC_OK);
+    assert_int_equal(th.struct_size, v1);
+    assert_int_equal(th.order, 3);
+    memset(&th, 0x5a, sizeof th);
+    expect_status(ekoc_theory_init(&th, v1 - 1), EKOC_ERR_INVALID_ARGUMENT, "ekoc_theory.struct_size=", NULL,
+                  "ekoc_theory_init", __LINE__);
+    expect_status(ekoc_theory_init(&th, sizeof th + 1), EKOC_ERR_INVALID_ARGUMENT, "ekoc_theory.struct_size=", NULL,
+                  "ekoc_theory_init", __LINE__);
+    assert_int_equal(th.order, 0x5a5a5a5a);
+    expect_status(ekoc_request_init(&rq, 0), EKOC_ERR_INVALID_ARGUMENT, "ekoc_request.struct_size=0", NULL,
+                  "ekoc_request_init", __LINE__);
+  }
   ekoc_couplings_config_default(NULL);
   ekoc_init();
   ekoc_init();
@@ -319,8 +338,16 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_NF, "nf=7", NULL);
   c = good_cfg(); c.order = 0;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=0", NULL);
-  c = good_cfg(); c.order = 4;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=4", NULL);
+  c = good_cfg(); c.order = EKOC_MAX_ORDER; /* N3LO: described, not computed yet */
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "order=4", "N3LO");
+  c = good_cfg(); c.order = EKOC_MAX_ORDER + 1;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=5", NULL);
+  c = good_cfg(); c.polarized = 1;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "polarized=1", NULL);
+  c = good_cfg(); c.time_like = 1;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "time_like=1", NULL);
+  c = good_cfg(); c.polarized = 2;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "polarized=2", NULL);
   c = good_cfg(); c.method = EKOC_METHOD_COUNT;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_METHOD, "method=8", NULL);
   c = good_cfg(); c.method = -1;
@@ -859,7 +886,23 @@ static void test_compute_theory(void **state) {
   int h;
   (void)state;
   COMPUTE_FAILS(th.order = 0, EKOC_ERR_INVALID_ORDER, "theory.order=0", NULL);
-  COMPUTE_FAILS(th.order = 4, EKOC_ERR_INVALID_ORDER, "theory.order=4", NULL);
+  COMPUTE_FAILS(th.order = 4, EKOC_ERR_UNSUPPORTED, "theory.order=4", "N3LO");
+  COMPUTE_FAILS(th.order = 5, EKOC_ERR_INVALID_ORDER, "theory.order=5", NULL);
+  /* the physics axes: described by the API, refused until computed */
+  COMPUTE_FAILS(th.qed_order = 1, EKOC_ERR_UNSUPPORTED, "theory.qed_order=1", "QED");
+  COMPUTE_FAILS(th.qed_order = 2, EKOC_ERR_UNSUPPORTED, "theory.qed_order=2", "QED");
+  COMPUTE_FAILS(th.qed_order = 3, EKOC_ERR_INVALID_ORDER, "theory.qed_order=3", NULL);
+  COMPUTE_FAILS(th.qed_order = -1, EKOC_ERR_INVALID_ORDER, "theory.qed_order=-1", NULL);
+  COMPUTE_FAILS(th.polarized = 1, EKOC_ERR_UNSUPPORTED, "theory.polarized=1", NULL);
+  COMPUTE_FAILS(th.polarized = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.polarized=2", NULL);
+  COMPUTE_FAILS(th.time_like = 1, EKOC_ERR_UNSUPPORTED, "theory.time_like=1", NULL);
+  COMPUTE_FAILS(th.time_like = -1, EKOC_ERR_INVALID_ARGUMENT, "theory.time_like=-1", NULL);
+  COMPUTE_FAILS(th.em_running = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.em_running=2", NULL);
+  COMPUTE_FAILS(th.alphaem = 0.0, EKOC_ERR_INVALID_ARGUMENT, "theory.alphaem=0", NULL);
+  /* struct_size: not initialised, or a layout this library does not know */
+  COMPUTE_FAILS(th.struct_size = 0, EKOC_ERR_INVALID_ARGUMENT, "ekoc_theory.struct_size=0", NULL);
+  COMPUTE_FAILS(th.struct_size = sizeof th + 8, EKOC_ERR_INVALID_ARGUMENT, "ekoc_theory.struct_size=", NULL);
+  COMPUTE_FAILS(rq.struct_size = 3, EKOC_ERR_INVALID_ARGUMENT, "ekoc_request.struct_size=3", NULL);
   COMPUTE_FAILS(th.order = -1, EKOC_ERR_INVALID_ORDER, "theory.order=-1", NULL);
   COMPUTE_FAILS(th.order = INT32_MIN, EKOC_ERR_INVALID_ORDER, "theory.order=-2147483648", NULL);
   for (k = 0; k < 3; ++k) {

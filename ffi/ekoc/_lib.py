@@ -51,6 +51,8 @@ typedef struct ekoc_nspace_config {
   int32_t sv_mode;
   int32_t is_threshold;
   int32_t matching_method;
+  int32_t polarized;
+  int32_t time_like;
   double sv_log;
   double a0, a1;
   double ome_log;
@@ -101,6 +103,7 @@ int ekoc_profile_get(const ekoc_profile *p, size_t i, const char **name, uint64_
 
 /* theory, request, operators */
 typedef struct ekoc_theory {
+  size_t struct_size;
   int32_t order;
   double alphas;
   double mu2_ref;
@@ -109,6 +112,11 @@ typedef struct ekoc_theory {
   double matching_ratios[3];
   double xif;
   int32_t matching_order;
+  int32_t qed_order;
+  double alphaem;
+  int32_t em_running;
+  int32_t polarized;
+  int32_t time_like;
 } ekoc_theory;
 
 typedef struct ekoc_nspace_cache ekoc_nspace_cache;
@@ -117,6 +125,7 @@ void ekoc_nspace_cache_free(ekoc_nspace_cache *cache);
 size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *cache);
 
 typedef struct ekoc_request {
+  size_t struct_size;
   double mu2_0;
   int32_t nf0;
   const double *mu2;
@@ -142,8 +151,8 @@ typedef struct ekoc_request {
   ekoc_nspace_cache *nspace_cache;
 } ekoc_request;
 
-void ekoc_theory_default(ekoc_theory *theory);
-void ekoc_request_default(ekoc_request *request);
+int ekoc_theory_init(ekoc_theory *theory, size_t struct_size);
+int ekoc_request_init(ekoc_request *request, size_t struct_size);
 size_t ekoc_theory_sizeof(void);
 size_t ekoc_request_sizeof(void);
 

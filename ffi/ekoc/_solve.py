@@ -302,7 +302,7 @@ def _progress_trampoline(data, done, total):
 def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progress: _Progress | None):
     lib = load()
     th = ffi.new("ekoc_theory *")
-    lib.ekoc_theory_default(th)
+    lib.ekoc_theory_init(th, ffi.sizeof("ekoc_theory"))
     th.order = setup.order
     th.alphas = setup.alphas
     th.mu2_ref = setup.mu2_ref
@@ -313,7 +313,7 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     th.xif = setup.xif
     th.matching_order = setup.matching_order
     rq = ffi.new("ekoc_request *")
-    lib.ekoc_request_default(rq)
+    lib.ekoc_request_init(rq, ffi.sizeof("ekoc_request"))
     mu2 = np.array([t[0] for t in setup.targets], dtype=float)
     nf = np.array([t[1] for t in setup.targets], dtype=np.int32)
     keep += [mu2, nf, setup.xgrid]

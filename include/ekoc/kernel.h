@@ -32,7 +32,7 @@ enum { EKOC_MATCHING_FORWARD = 0, EKOC_MATCHING_BACKWARD_EXACT = 1, EKOC_MATCHIN
 typedef struct ekoc_nspace_config {
   int32_t kind;             /* EKOC_KIND_* */
   int32_t family;           /* EKOC_FAMILY_* */
-  int32_t order;            /* evolution: QCD order 1..3; matching: OME order 0..2 */
+  int32_t order;            /* evolution: QCD order 1..EKOC_MAX_ORDER (4 not yet computed); matching: OME order 0..2 */
   int32_t nf;               /* evolution: active flavours; matching: flavours below the threshold */
   int32_t method;           /* EKOC_METHOD_* (evolution) */
   int32_t ev_op_iterations; /* (evolution) */
@@ -40,6 +40,8 @@ typedef struct ekoc_nspace_config {
   int32_t sv_mode;          /* EKOC_SV_* */
   int32_t is_threshold;     /* evolution segment ending on a threshold: no expanded-sv K factor */
   int32_t matching_method;  /* EKOC_MATCHING_* (matching) */
+  int32_t polarized;        /* 0/1: helicity-difference anomalous dimensions / OMEs (1 not yet computed) */
+  int32_t time_like;        /* 0/1: time-like anomalous dimensions / matching (1 not yet computed) */
   double sv_log;            /* ln(xif^2) */
   double a0, a1;            /* evolution: a_s at start/end; matching: a1 = a_s^(nf+1) at the threshold */
   double ome_log;           /* matching: ln(mu_h^2/m_h^2) = ln(k_h^2) */

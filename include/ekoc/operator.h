@@ -19,9 +19,26 @@ enum {
   EKOC_BACKEND_GPU = 2       /* the batch work on a CUDA device (libekoc_cuda.so) */
 };
 
-/* The physics, as eko's TheoryCard (QCD only). Scales are squared, in GeV^2. */
+/* ---- growing the public structs without breaking callers ----------------------
+ * ekoc_theory and ekoc_request start with `struct_size`, which the
+ * initialisers below set to sizeof the struct *as the caller compiled it*
+ * (they are macros over ekoc_theory_init / ekoc_request_init). Within a major
+ * version fields are only ever appended, never moved, resized or removed; the
+ * library reads the first struct_size bytes of a caller's struct and gives
+ * every later field its default, so a program built against an older header
+ * keeps working with a newer library. A struct_size the library does not know
+ * (0: not initialised; smaller than the first versioned layout; larger than
+ * the library's own: a newer header) is refused with EKOC_ERR_INVALID_ARGUMENT
+ * naming the field. The per-point structs of ekoc/kernel.h are plain data of a
+ * fixed layout per major version (bindings check it field by field). */
+
+/* The physics, as eko's TheoryCard. Scales are squared, in GeV^2.
+ * The physics axes (QCD order up to EKOC_MAX_ORDER, QED order, polarized,
+ * time-like) are data: a combination the library does not compute yet is
+ * refused by ekoc_compute with EKOC_ERR_UNSUPPORTED naming the field. */
 typedef struct ekoc_theory {
-  int32_t order;              /* perturbative order: 1 LO, 2 NLO, 3 NNLO (eko order[0]) */
+  size_t struct_size;         /* set by ekoc_theory_default (see above) */
+  int32_t order;              /* QCD order: 1 LO, 2 NLO, 3 NNLO, 4 N3LO (eko order[0]; 4 not yet computed) */
   double alphas;              /* alpha_s at the reference scale */
   double mu2_ref;             /* reference scale mu_ref^2 */
   int32_t nf_ref;             /* active flavours at the reference scale (3..6) */
@@ -29,6 +46,11 @@ typedef struct ekoc_theory {
   double matching_ratios[3];  /* k_h: matching scales at (k_h m_h)^2; 0 and INFINITY allowed (FFNS) */
   double xif;                 /* factorisation-scale ratio mu_F/mu (1: no variation) */
   int32_t matching_order;     /* order of the matching OMEs; -1 means order-1 (eko's default) */
+  int32_t qed_order;          /* QED order 0..EKOC_MAX_QED_ORDER (eko order[1]); only 0 is computed yet */
+  double alphaem;             /* alpha_em at mu_ref (eko couplings.alphaem; used when qed_order > 0) */
+  int32_t em_running;         /* 0/1: alpha_em runs (eko couplings.em_running) */
+  int32_t polarized;          /* 0/1: helicity-difference PDFs (eko configs.polarized); 1 not yet computed */
+  int32_t time_like;          /* 0/1: fragmentation functions (eko configs.time_like); 1 not yet computed */
 } ekoc_theory;
 
 /* N-space values the batch backend can keep from one computation to the next
@@ -53,6 +75,7 @@ size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *cache);
 
 /* The work, as eko's OperatorCard. */
 typedef struct ekoc_request {
+  size_t struct_size;         /* set by ekoc_request_default (see ekoc_theory) */
   double mu2_0;               /* initial scale mu_0^2 */
   int32_t nf0;                /* flavours at mu_0 (3..6) */
   const double *mu2;          /* target scales mu^2, n_targets of them (caller-owned, read during compute) */
@@ -87,15 +110,23 @@ typedef struct ekoc_request {
 } ekoc_request;
 
 /* Defaults: the LHA NNLO setup (alpha_s(2 GeV^2) = 0.35 with nf_ref = 4,
- * m = sqrt(2), 4.5, 175, k_h = 1, xif = 1). */
-void ekoc_theory_default(ekoc_theory *theory);
+ * m = sqrt(2), 4.5, 175, k_h = 1, xif = 1), QCD only, unpolarized space-like,
+ * alpha_em = 0.007496252 (eko's default) fixed. Sets struct_size. */
+#define ekoc_theory_default(theory) ekoc_theory_init((theory), sizeof(ekoc_theory))
 /* Defaults: mu_0^2 = 2, nf0 = 4, no targets and no grid (set them), degree 4,
  * iterate-exact with 10 iterations and max order 10, no scale variation,
  * expanded backward matching, adaptive backend with eko's tolerances,
- * batch 1 panel x 36 Gauss points (73 Gauss-Kronrod nodes). */
-void ekoc_request_default(ekoc_request *request);
+ * batch 1 panel x 36 Gauss points (73 Gauss-Kronrod nodes). Sets struct_size. */
+#define ekoc_request_default(request) ekoc_request_init((request), sizeof(ekoc_request))
 
-/* sizeof the public structs (for bindings that mirror them). */
+/* What the two macros call: fill the first struct_size bytes of the struct
+ * with the defaults (bindings pass their own sizeof). EKOC_ERR_NULL_POINTER,
+ * or EKOC_ERR_INVALID_ARGUMENT for a struct_size the library does not know
+ * (nothing written). */
+int ekoc_theory_init(ekoc_theory *theory, size_t struct_size);
+int ekoc_request_init(ekoc_request *request, size_t struct_size);
+
+/* sizeof the public structs in this library (for bindings that mirror them). */
 size_t ekoc_theory_sizeof(void);
 size_t ekoc_request_sizeof(void);
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ad/ad_math.h"
+#include "ad/axes.h"
 #include "ad/evolution_integrals.h"
 
 /* Everything a kernel needs about one evolution segment; plain data, shared
@@ -39,7 +40,7 @@ typedef struct ekoc_kernel_cfg {
  * first and report which field is wrong through ekoc_error. */
 EKOC_HD int ekoc_kernel_cfg_valid(const ekoc_kernel_cfg *cfg) {
   int i;
-  if (cfg->order < 1 || cfg->order > EKOC_MAX_ORDER) return 0;
+  if (cfg->order < 1 || cfg->order > EKOC_IMPLEMENTED_ORDER) return 0; /* the kernels know LO..NNLO */
   if (cfg->method < 0 || cfg->method >= EKOC_METHOD_COUNT) return 0;
   if (cfg->ev_op_iterations < 1 || cfg->ev_op_iterations > EKOC_MAX_EV_OP_ITERATIONS) return 0;
   if (cfg->ev_op_max_order < 1 || cfg->ev_op_max_order > EKOC_MAX_EV_OP_MAX_ORDER) return 0;

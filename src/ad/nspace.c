@@ -2,6 +2,7 @@
  * OMEs taken from the ekore crate through its C ABI (include/ekore.h). */
 #include "ad/nspace.h"
 
+#include "ad/axes.h"
 #include "ad/beta.h"
 
 #include <math.h>
@@ -74,6 +75,9 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
   if (cfg->kind == EKOC_KIND_EVOLUTION) {
     if (cfg->order < 1 || cfg->order > EKOC_MAX_ORDER)
       return ekoc_error(EKOC_ERR_INVALID_ORDER, "order=%d outside 1..%d", (int)cfg->order, EKOC_MAX_ORDER);
+    if (cfg->order > EKOC_IMPLEMENTED_ORDER)
+      return ekoc_error(EKOC_ERR_UNSUPPORTED, "order=%d (N3LO) is not implemented yet (1..%d)", (int)cfg->order,
+                        EKOC_IMPLEMENTED_ORDER);
     if (cfg->method < 0 || cfg->method >= EKOC_METHOD_COUNT)
       return ekoc_error(EKOC_ERR_INVALID_METHOD, "method=%d is not an EKOC_METHOD_*", (int)cfg->method);
     if (cfg->ev_op_iterations < 1 || cfg->ev_op_iterations > EKOC_MAX_EV_OP_ITERATIONS)
@@ -89,6 +93,13 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
     if (cfg->matching_method < EKOC_MATCHING_FORWARD || cfg->matching_method > EKOC_MATCHING_BACKWARD_EXPANDED)
       return ekoc_error(EKOC_ERR_INVALID_METHOD, "matching_method=%d unknown", (int)cfg->matching_method);
   }
+  if ((cfg->polarized != 0 && cfg->polarized != 1) || (cfg->time_like != 0 && cfg->time_like != 1))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "polarized=%d / time_like=%d must be 0 or 1", (int)cfg->polarized,
+                      (int)cfg->time_like);
+  if (cfg->polarized > EKOC_IMPLEMENTED_POLARIZED)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "polarized=1: polarized anomalous dimensions are not implemented yet");
+  if (cfg->time_like > EKOC_IMPLEMENTED_TIME_LIKE)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "time_like=1: time-like anomalous dimensions are not implemented yet");
   if (cfg->sv_mode < EKOC_SV_NONE || cfg->sv_mode > EKOC_SV_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "sv_mode=%d is not an EKOC_SV_*", (int)cfg->sv_mode);
   if (!isfinite(cfg->sv_log) || !isfinite(cfg->a0) || !isfinite(cfg->a1) || !isfinite(cfg->ome_log))

@@ -12,10 +12,12 @@
  *    rotation nf -> nf+1 after each matching.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ad/axes.h"
 #include "ad/beta.h"
 #include "ad/nspace.h"
 #include "evol/basis.h"
@@ -29,9 +31,14 @@
 
 /* ---- defaults ----------------------------------------------------------------- */
 
-void ekoc_theory_default(ekoc_theory *t) {
-  if (!t) return;
+/* The first versioned layouts (struct_size of a caller compiled against
+ * them): fields are only appended after these, see include/ekoc/operator.h. */
+#define THEORY_SIZE_V1 (offsetof(ekoc_theory, time_like) + sizeof(int32_t))
+#define REQUEST_SIZE_V1 (offsetof(ekoc_request, nspace_cache) + sizeof(ekoc_nspace_cache *))
+
+static void theory_defaults(ekoc_theory *t) {
   memset(t, 0, sizeof *t);
+  t->struct_size = sizeof *t;
   t->order = 3;
   t->alphas = 0.35;
   t->mu2_ref = 2.0;
@@ -42,11 +49,16 @@ void ekoc_theory_default(ekoc_theory *t) {
   t->matching_ratios[0] = t->matching_ratios[1] = t->matching_ratios[2] = 1.0;
   t->xif = 1.0;
   t->matching_order = -1;
+  t->qed_order = 0;
+  t->alphaem = 0.007496252; /* eko's TheoryCard default */
+  t->em_running = 0;
+  t->polarized = 0;
+  t->time_like = 0;
 }
 
-void ekoc_request_default(ekoc_request *r) {
-  if (!r) return;
+static void request_defaults(ekoc_request *r) {
   memset(r, 0, sizeof *r);
+  r->struct_size = sizeof *r;
   r->mu2_0 = 2.0;
   r->nf0 = 4;
   r->degree = 4;
@@ -65,15 +77,88 @@ void ekoc_request_default(ekoc_request *r) {
   r->batch_points = 36; /* small fraction of eko's tolerance (perf/STATS.md, tests/test_batch.c) */
 }
 
+static int check_struct_size(const char *what, size_t size, size_t v1, size_t full) {
+  if (size < v1 || size > full)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "%s.struct_size=%zu is not a layout this library knows (%zu..%zu): initialise it with "
+                      "%s_default, and build against this library's headers",
+                      what, size, v1, full, what);
+  return EKOC_OK;
+}
+
+int ekoc_theory_init(ekoc_theory *t, size_t struct_size) {
+  ekoc_theory full;
+  int rc;
+  if (!t) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_theory_init: theory is NULL");
+  rc = check_struct_size("ekoc_theory", struct_size, THEORY_SIZE_V1, sizeof full);
+  if (rc != EKOC_OK) return rc;
+  theory_defaults(&full);
+  full.struct_size = struct_size;
+  memcpy(t, &full, struct_size);
+  return EKOC_OK;
+}
+
+int ekoc_request_init(ekoc_request *r, size_t struct_size) {
+  ekoc_request full;
+  int rc;
+  if (!r) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_request_init: request is NULL");
+  rc = check_struct_size("ekoc_request", struct_size, REQUEST_SIZE_V1, sizeof full);
+  if (rc != EKOC_OK) return rc;
+  request_defaults(&full);
+  full.struct_size = struct_size;
+  memcpy(r, &full, struct_size);
+  return EKOC_OK;
+}
+
+/* The caller's structs in this library's layout: its first struct_size
+ * bytes, the defaults after them. */
+static int upgrade_cards(const ekoc_theory *th, const ekoc_request *rq, ekoc_theory *th_full, ekoc_request *rq_full) {
+  int rc = check_struct_size("ekoc_theory", th->struct_size, THEORY_SIZE_V1, sizeof *th_full);
+  if (rc == EKOC_OK) rc = check_struct_size("ekoc_request", rq->struct_size, REQUEST_SIZE_V1, sizeof *rq_full);
+  if (rc != EKOC_OK) return rc;
+  theory_defaults(th_full);
+  request_defaults(rq_full);
+  memcpy(th_full, th, th->struct_size);
+  memcpy(rq_full, rq, rq->struct_size);
+  return EKOC_OK;
+}
+
 size_t ekoc_theory_sizeof(void) { return sizeof(ekoc_theory); }
 size_t ekoc_request_sizeof(void) { return sizeof(ekoc_request); }
 
 /* ---- validation ------------------------------------------------------------------ */
 
-static int check_theory(const ekoc_theory *t) {
-  int h;
+/* The physics axes: what the API describes, and what is computed yet. */
+static int check_axes(const ekoc_theory *t) {
   if (t->order < 1 || t->order > EKOC_MAX_ORDER)
     return ekoc_error(EKOC_ERR_INVALID_ORDER, "theory.order=%d outside 1..%d", (int)t->order, EKOC_MAX_ORDER);
+  if (t->qed_order < 0 || t->qed_order > EKOC_MAX_QED_ORDER)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "theory.qed_order=%d outside 0..%d", (int)t->qed_order,
+                      EKOC_MAX_QED_ORDER);
+  if (!isfinite(t->alphaem) || t->alphaem <= 0.0 || t->alphaem >= 4.0 * M_PI)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.alphaem=%g must be finite and in (0, 4 pi)", t->alphaem);
+  if (t->em_running != 0 && t->em_running != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.em_running=%d is neither 0 nor 1", (int)t->em_running);
+  if (t->polarized != 0 && t->polarized != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.polarized=%d is neither 0 nor 1", (int)t->polarized);
+  if (t->time_like != 0 && t->time_like != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.time_like=%d is neither 0 nor 1", (int)t->time_like);
+  if (t->order > EKOC_IMPLEMENTED_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.order=%d (N3LO) is not implemented yet (1..%d)", (int)t->order,
+                      EKOC_IMPLEMENTED_ORDER);
+  if (t->qed_order > EKOC_IMPLEMENTED_QED_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.qed_order=%d: QED evolution is not implemented yet (only 0)",
+                      (int)t->qed_order);
+  if (t->polarized > EKOC_IMPLEMENTED_POLARIZED)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.polarized=1: polarized evolution is not implemented yet");
+  if (t->time_like > EKOC_IMPLEMENTED_TIME_LIKE)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.time_like=1: time-like evolution is not implemented yet");
+  return EKOC_OK;
+}
+
+static int check_theory(const ekoc_theory *t) {
+  int h, rc = check_axes(t);
+  if (rc != EKOC_OK) return rc;
   if (!isfinite(t->alphas) || t->alphas <= 0.0 || t->alphas >= 4.0 * M_PI)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.alphas=%g must be finite and in (0, 4 pi)", t->alphas);
   if (!isfinite(t->mu2_ref) || t->mu2_ref <= 0.0)
@@ -253,6 +338,8 @@ static void base_family(const setup *s, ekoc_nspace_config *f, int kind, int fam
   f->ev_op_max_order = s->rq->ev_op_max_order;
   f->sv_mode = s->sv_mode;
   f->sv_log = s->sv_mode == EKOC_SV_NONE ? 0.0 : log(s->xif2);
+  f->polarized = s->th->polarized;
+  f->time_like = s->th->time_like;
   ekoc_beta_coefficients(nf, f->beta);
 }
 
@@ -750,7 +837,11 @@ static int take_nspace_cache(const ekoc_request *rq, const ekoc_interp *interp, 
   return EKOC_OK;
 }
 
-int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *prof, ekoc_operator **out) {
+int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out) {
+  ekoc_theory th_full;
+  ekoc_request rq_full;
+  const ekoc_theory *th = &th_full;
+  const ekoc_request *rq = &rq_full;
   setup s;
   plan p;
   ekoc_couplings *couplings = NULL;
@@ -764,11 +855,14 @@ int ekoc_compute(const ekoc_theory *th, const ekoc_request *rq, ekoc_profile *pr
   uint64_t t0;
   int rc, h;
 
-  if (!th || !rq || !out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_compute: theory, request and out must not be NULL");
+  if (!th_in || !rq_in || !out)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_compute: theory, request and out must not be NULL");
   ekoc_init();
   ekoc_error_clear();
   if (prof) ekoc_profile_reset(prof);
   t0 = ekoc_profile_now_ns(prof);
+  rc = upgrade_cards(th_in, rq_in, &th_full, &rq_full);
+  if (rc != EKOC_OK) return rc;
   rc = check_theory(th);
   if (rc == EKOC_OK) rc = check_request(rq, th);
   if (rc != EKOC_OK) return rc;

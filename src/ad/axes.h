@@ -1,0 +1,17 @@
+/* axes.h: how much of the physics axes described by the public API
+ * (include/ekoc.h: EKOC_MAX_ORDER, EKOC_MAX_QED_ORDER; ekoc_theory's
+ * polarized and time_like) the library computes today. Every check that
+ * refuses an axis not computed yet reads these, so landing new physics
+ * changes them here and nowhere else. */
+#ifndef EKOC_AD_AXES_H
+#define EKOC_AD_AXES_H
+
+/* QCD orders with anomalous dimensions in the ekore crate: LO..NNLO. */
+#define EKOC_IMPLEMENTED_ORDER 3
+/* QED orders computed: none beyond pure QCD. */
+#define EKOC_IMPLEMENTED_QED_ORDER 0
+/* Polarized (helicity-difference) and time-like evolution: not yet. */
+#define EKOC_IMPLEMENTED_POLARIZED 0
+#define EKOC_IMPLEMENTED_TIME_LIKE 0
+
+#endif /* EKOC_AD_AXES_H */
