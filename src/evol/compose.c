@@ -1,0 +1,252 @@
+/* compose.c: the operator of every target from the parts of the plan
+ * (compose.h). Paths start at nf0; each matching is followed (forward) or
+ * preceded (backward) by the rotation between the evolution bases of its two
+ * nf. Products are taken in the order of the path, so the bits depend only
+ * on the parts. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evol/basis.h"
+#include "evol/compose.h"
+#include "evol/operator_internal.h"
+#include "evol/profile_stage.h"
+#include "status.h"
+
+/* ---- the memo of shared path prefixes ------------------------------------------------ */
+
+/* The states of the last target composed after each of its steps but the
+ * last: targets above the same thresholds share their path up to the final
+ * segment (a scan of 50 scales above m_b: segment, matching, then one
+ * segment each), so a target whose path starts with the same steps (same
+ * parts, same kinds) resumes from the stored state. The same products in the
+ * same order: the same bits as composing from the start. */
+typedef struct compose_memo {
+  size_t t;                        /* the target the states belong to */
+  int n;                           /* states held: after steps 0..n-1 */
+  ekoc_blockop state[EKOC_PLAN_MAX_STEPS];
+} compose_memo;
+
+static void compose_memo_init(compose_memo *m, size_t nx) {
+  int s;
+  m->t = 0;
+  m->n = 0;
+  for (s = 0; s < EKOC_PLAN_MAX_STEPS; ++s) ekoc_blockop_init(&m->state[s], nx);
+}
+
+static void compose_memo_clear(compose_memo *m) {
+  int s;
+  for (s = 0; s < EKOC_PLAN_MAX_STEPS; ++s) ekoc_blockop_clear(&m->state[s]);
+  m->n = 0;
+}
+
+/* Leading steps of target t's path equal to the memo's target's, at most
+ * n_steps[t] - 1 (the last step is always computed). */
+static int compose_memo_common(const ekoc_plan *p, const compose_memo *m, size_t t) {
+  int s, limit = p->n_steps[t] - 1;
+  if (!m) return 0;
+  if (limit > m->n) limit = m->n;
+  for (s = 0; s < limit; ++s) {
+    const ekoc_plan_step *a = &p->steps[t][s], *b = &p->steps[m->t][s];
+    if (a->job != b->job || a->kind != b->kind || a->nf != b->nf) break;
+  }
+  return s;
+}
+
+/* ---- one target ---------------------------------------------------------------------- */
+
+/* The rotation applied with the matching step *st, a constant matrix on the
+ * basis elements: forward B_lo -> B_hi after the OME, backward B_hi -> B_lo
+ * before the inverse OME (lo = st->nf, hi = lo + 1); rounding residues below
+ * 1e-14 are set to 0. */
+static void matching_rotation(const ekoc_plan_step *st, double m[EKOC_NB][EKOC_NB]) {
+  double left[EKOC_NB][EKOC_NB], right_inv[EKOC_NB][EKOC_NB];
+  int i, j, k, lo = st->nf, hi = st->nf + 1, forward = st->kind == EKOC_STEP_FORWARD;
+  ekoc_basis_rotation(forward ? hi : lo, left);
+  ekoc_basis_rotation_inverse(forward ? lo : hi, right_inv);
+  for (i = 0; i < EKOC_NB; ++i)
+    for (j = 0; j < EKOC_NB; ++j) {
+      double acc = 0.0;
+      for (k = 0; k < EKOC_NB; ++k) acc += left[i][k] * right_inv[k][j];
+      m[i][j] = fabs(acc) < 1e-14 ? 0.0 : acc;
+    }
+}
+
+/* *cur = part * *cur for a segment; *tmp is scratch. Returns 0 on no memory. */
+static int apply_segment(const ekoc_blockop *part, ekoc_blockop *cur, ekoc_blockop *tmp, int n_threads) {
+  int ok = ekoc_blockop_mul(part, cur, tmp, n_threads);
+  ekoc_blockop_move(cur, tmp);
+  return ok;
+}
+
+/* *cur = R * part * *cur (forward) or part * R * *cur (backward), R the
+ * matching rotation; *tmp, *tmp2 are scratch. Returns 0 on no memory. */
+static int apply_matching(const ekoc_plan_step *st, const ekoc_blockop *part, ekoc_blockop *cur, ekoc_blockop *tmp,
+                          ekoc_blockop *tmp2, int n_threads) {
+  double m[EKOC_NB][EKOC_NB];
+  int ok = 1;
+  matching_rotation(st, m);
+  if (st->kind == EKOC_STEP_FORWARD) { /* B_lo -> (OME) -> B_lo -> rotate -> B_hi */
+    ok &= ekoc_blockop_mul(part, cur, tmp, n_threads);
+    ok &= ekoc_blockop_rotate_left(m, tmp, tmp2);
+  } else { /* B_hi -> rotate -> B_lo -> (inverse OME) */
+    ok &= ekoc_blockop_rotate_left(m, cur, tmp);
+    ok &= ekoc_blockop_mul(part, tmp, tmp2, n_threads);
+  }
+  ekoc_blockop_move(cur, tmp2);
+  return ok;
+}
+
+/* Applies step *st with its part to *cur; the first step of a path (first)
+ * starts from the identity, and a first segment is taken as is instead of
+ * multiplying the identity. Returns 0 on no memory. */
+static int compose_step(const ekoc_plan_step *st, const ekoc_blockop *part, int first, ekoc_blockop *cur,
+                        ekoc_blockop *tmp, ekoc_blockop *tmp2, int n_threads) {
+  int a, ok = 1;
+  if (first && st->kind == EKOC_STEP_SEGMENT) return ekoc_blockop_copy(cur, part);
+  if (first)
+    for (a = 0; a < EKOC_NB; ++a) ok &= ekoc_blockop_set_identity(cur, a, a);
+  if (st->kind == EKOC_STEP_SEGMENT)
+    ok &= apply_segment(part, cur, tmp, n_threads);
+  else
+    ok &= apply_matching(st, part, cur, tmp, tmp2, n_threads);
+  return ok;
+}
+
+/* The operator of target t: its parts' op (taint = 0) or taint (taint = 1)
+ * multiplied along its path. memo (may be NULL) holds the previous target's
+ * intermediate states and receives this target's. */
+static int compose_target(const ekoc_plan *p, size_t t, size_t nx, int taint, int n_threads, compose_memo *memo,
+                          ekoc_blockop *out) {
+  ekoc_blockop cur, tmp, tmp2;
+  int s, ok = 1, s0 = compose_memo_common(p, memo, t);
+  ekoc_blockop_init(&cur, nx);
+  ekoc_blockop_init(&tmp, nx);
+  ekoc_blockop_init(&tmp2, nx);
+  if (s0 > 0) ok &= ekoc_blockop_copy(&cur, &memo->state[s0 - 1]);
+  if (memo) memo->n = s0; /* states beyond the shared steps are replaced by this target's */
+  for (s = s0; ok && s < p->n_steps[t]; ++s) {
+    const ekoc_plan_step *st = &p->steps[t][s];
+    const ekoc_blockop *part = taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op;
+    ok &= compose_step(st, part, s == 0, &cur, &tmp, &tmp2, n_threads);
+    if (memo && ok && s + 1 < p->n_steps[t]) {
+      ok &= ekoc_blockop_copy(&memo->state[s], &cur);
+      memo->n = s + 1;
+    }
+  }
+  if (memo) memo->t = t;
+  ekoc_blockop_clear(&tmp);
+  ekoc_blockop_clear(&tmp2);
+  if (!ok) {
+    ekoc_blockop_clear(&cur);
+    if (memo) compose_memo_clear(memo);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory composing the operator of target %zu", t);
+  }
+  *out = cur;
+  return EKOC_OK;
+}
+
+/* EKOC_ERR_NUMERICAL if a value or error of a composed operator is not
+ * finite: products of finite parts can still overflow (e.g. the estimates of
+ * failed integrations on extreme grids), and a NaN must never be handed out. */
+static int check_finite(const ekoc_blockop *op, size_t t, double mu2) {
+  size_t n = op->nx * op->nx, e;
+  int a, b;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      const double *v = op->val[a][b], *er = op->err[a][b];
+      if (!v) continue;
+      for (e = 0; e < n; ++e)
+        if (!isfinite(v[e]) || !isfinite(er[e]))
+          return ekoc_error(EKOC_ERR_NUMERICAL,
+                            "the operator of target %zu (mu2=%g) has a non-finite entry %g +- %g (block %d,%d, x index "
+                            "%zu,%zu): overflow in the composition of its parts",
+                            t, mu2, v[e], er[e], a, b, e / op->nx, e % op->nx);
+    }
+  return EKOC_OK;
+}
+
+/* ---- all the targets ----------------------------------------------------------------- */
+
+/* The taint of a part without failures: its values, zero errors. Returns 0
+ * on no memory. */
+static int taint_clean(ekoc_plan_job *j) {
+  int a, b, ok = 1;
+  ekoc_blockop_init(&j->taint, j->op.nx);
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b)
+      if (j->op.val[a][b]) ok &= ekoc_blockop_set(&j->taint, a, b, j->op.val[a][b], NULL);
+  return ok;
+}
+
+/* An operator for rq's targets, no target composed yet. */
+static int operator_new(const ekoc_request *rq, ekoc_operator **out) {
+  ekoc_operator *op = calloc(1, sizeof *op);
+  if (!op) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
+  op->nx = rq->nx;
+  op->n_targets = rq->n_targets;
+  op->nf0 = rq->nf0;
+  op->mu2 = malloc(rq->n_targets * sizeof *op->mu2);
+  op->nf = malloc(rq->n_targets * sizeof *op->nf);
+  op->ops = calloc(rq->n_targets, sizeof *op->ops);
+  *out = op;
+  if (!op->mu2 || !op->nf || !op->ops) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
+  return EKOC_OK;
+}
+
+/* op->ops (with each target's scale and nf), checked finite. */
+static int compose_values(const ekoc_plan *p, const ekoc_request *rq, compose_memo *memo, ekoc_operator *op) {
+  size_t t;
+  int rc;
+  for (t = 0; t < rq->n_targets; ++t) {
+    op->mu2[t] = rq->mu2[t];
+    op->nf[t] = p->nf_out[t];
+    rc = compose_target(p, t, rq->nx, 0, rq->n_threads, memo, &op->ops[t]);
+    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
+    if (rc != EKOC_OK) return rc;
+  }
+  return EKOC_OK;
+}
+
+/* op->taint: which entries of each target a failed integral reaches. */
+static int compose_taints(ekoc_plan *p, const ekoc_request *rq, compose_memo *memo, ekoc_operator *op) {
+  size_t i, t;
+  int rc;
+  for (i = 0; i < p->n_jobs; ++i)
+    if (p->jobs[i].n_failed == 0 && !taint_clean(&p->jobs[i]))
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
+  op->taint = calloc(rq->n_targets, sizeof *op->taint);
+  if (!op->taint) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
+  for (t = 0; t < rq->n_targets; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
+  for (t = 0; t < rq->n_targets; ++t) {
+    rc = compose_target(p, t, rq->nx, 1, rq->n_threads, memo, &op->taint[t]);
+    if (rc != EKOC_OK) return rc;
+  }
+  return EKOC_OK;
+}
+
+int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, size_t n_failed, ekoc_profile *prof,
+                          ekoc_operator **out) {
+  compose_memo memo;
+  compose_memo *shared = rq->n_targets > 1 ? &memo : NULL; /* a single target has nothing to share */
+  ekoc_operator *op = NULL;
+  uint64_t ts = 0;
+  int rc;
+  compose_memo_init(&memo, rq->nx);
+  rc = operator_new(rq, &op);
+  if (rc == EKOC_OK) {
+    ts = ekoc_profile_now_ns(prof);
+    rc = compose_values(p, rq, shared, op);
+  }
+  compose_memo_clear(&memo); /* the taints are other products: none of these states */
+  if (rc == EKOC_OK && n_failed > 0) rc = compose_taints(p, rq, shared, op);
+  compose_memo_clear(&memo);
+  if (rc != EKOC_OK) {
+    ekoc_operator_free(op);
+    return rc;
+  }
+  ekoc_profile_stage(prof, "composition", ts);
+  op->n_failed = n_failed;
+  *out = op;
+  return EKOC_OK;
+}

@@ -1,0 +1,256 @@
+/* plan.c: eko's matched path of every target, its parts as shared jobs, and
+ * the couplings at their ends (plan.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/beta.h"
+#include "ad/nspace.h"
+#include "evol/plan.h"
+#include "status.h"
+
+/* ---- setup ---------------------------------------------------------------------- */
+
+/* The settings the plan reads from the cards: the effective scale-variation
+ * mode, the coupling mode, the matching order, and the walls on mu2 where nf
+ * changes. */
+static void setup_fill(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_request *rq) {
+  int h;
+  memset(s, 0, sizeof *s);
+  s->th = th;
+  s->rq = rq;
+  s->xif2 = th->xif * th->xif;
+  s->sv_mode = th->xif == 1.0 ? EKOC_SV_NONE : rq->sv_mode;
+  s->coupling_exact = rq->method == EKOC_METHOD_ITERATE_EXACT || rq->method == EKOC_METHOD_DECOMPOSE_EXACT ||
+                      rq->method == EKOC_METHOD_PERTURBATIVE_EXACT;
+  s->matching_order = th->matching_order < 0 ? th->order - 1 : th->matching_order;
+  s->walls[0] = 0.0;
+  for (h = 0; h < 3; ++h) {
+    double k = th->matching_ratios[h], m = th->masses[h];
+    s->walls[h + 1] = isinf(k) ? INFINITY : k * k * m * m;
+  }
+  s->walls[4] = INFINITY;
+}
+
+int ekoc_plan_setup_new(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_request *rq) {
+  ekoc_couplings_config cc;
+  int h;
+  setup_fill(s, th, rq);
+  /* couplings: thresholds shifted by xif^2 in exponentiated mode (eko's commons.couplings) */
+  ekoc_couplings_config_default(&cc);
+  cc.order = th->order;
+  cc.mode = s->coupling_exact ? EKOC_COUPLING_EXACT : EKOC_COUPLING_EXPANDED;
+  cc.alphas_ref = th->alphas;
+  cc.mu2_ref = th->mu2_ref;
+  cc.nf_ref = th->nf_ref;
+  for (h = 0; h < 3; ++h) {
+    cc.masses2[h] = th->masses[h] * th->masses[h];
+    cc.thresholds_ratio2[h] = th->matching_ratios[h] * th->matching_ratios[h];
+  }
+  cc.threshold_shift = s->sv_mode == EKOC_SV_EXPONENTIATED ? s->xif2 : 1.0;
+  cc.max_nf = 6;
+  return ekoc_couplings_new(&cc, &s->couplings);
+}
+
+void ekoc_plan_setup_free(ekoc_plan_setup *s) {
+  ekoc_couplings_free(s->couplings);
+  s->couplings = NULL;
+}
+
+/* ---- parts and paths ------------------------------------------------------------ */
+
+static int isclose(double a, double b) { return fabs(a - b) <= 1e-8 + 1e-5 * fabs(b); }
+
+/* eko's default nf at mu2: 2 + (number of walls <= mu2), walls = (0, thresholds, inf). */
+static int nf_default(const double walls[5], double mu2) {
+  int i = 0;
+  while (i < 5 && walls[i] <= mu2) ++i;
+  return 2 + i;
+}
+
+/* The index of a job equal to *j (same kind, nf and N-space configurations;
+ * identity parts also at the same scale), appending a copy of *j when there
+ * is none; -1 when out of memory. */
+static int find_or_add_job(ekoc_plan *p, const ekoc_plan_job *j) {
+  size_t i;
+  for (i = 0; i < p->n_jobs; ++i) {
+    const ekoc_plan_job *o = &p->jobs[i];
+    if (o->is_matching == j->is_matching && o->unity == j->unity && o->nf == j->nf &&
+        memcmp(o->family, j->family, sizeof o->family) == 0 && (!j->unity || (o->mu2_from == j->mu2_from)))
+      return (int)i;
+  }
+  if (p->n_jobs == p->cap_jobs) {
+    size_t cap = p->cap_jobs ? 2 * p->cap_jobs : 8;
+    ekoc_plan_job *nj = realloc(p->jobs, cap * sizeof *nj);
+    if (!nj) return -1;
+    p->jobs = nj;
+    p->cap_jobs = cap;
+  }
+  p->jobs[p->n_jobs] = *j;
+  ekoc_blockop_init(&p->jobs[p->n_jobs].op, 0);
+  ekoc_blockop_init(&p->jobs[p->n_jobs].taint, 0);
+  return (int)p->n_jobs++;
+}
+
+/* a_s^(nf)(mu2), refused unless positive and finite. */
+static int coupling_at(const ekoc_plan_setup *s, double mu2, int nf, double *a) {
+  int rc = ekoc_couplings_a_s(s->couplings, mu2, nf, a);
+  if (rc != EKOC_OK) return rc;
+  if (!isfinite(*a) || *a <= 0.0)
+    return ekoc_error(EKOC_ERR_NUMERICAL, "a_s(mu2=%g, nf=%d)=%g is not a positive finite number (Landau pole?)", mu2,
+                      nf, *a);
+  return EKOC_OK;
+}
+
+/* The N-space configuration of one family (non-singlet / singlet) of a part,
+ * with the fields common to segments and matchings. */
+static void base_family(const ekoc_plan_setup *s, ekoc_nspace_config *f, int kind, int family, int nf) {
+  memset(f, 0, sizeof *f);
+  f->kind = kind;
+  f->family = family;
+  f->nf = nf;
+  f->method = s->rq->method;
+  f->ev_op_iterations = s->rq->ev_op_iterations;
+  f->ev_op_max_order = s->rq->ev_op_max_order;
+  f->sv_mode = s->sv_mode;
+  f->sv_log = s->sv_mode == EKOC_SV_NONE ? 0.0 : log(s->xif2);
+  f->polarized = s->th->polarized;
+  f->time_like = s->th->time_like;
+  ekoc_beta_coefficients(nf, f->beta);
+}
+
+/* The evolution segment from -> to at fixed nf, as step *step. */
+static int add_segment(const ekoc_plan_setup *s, ekoc_plan *p, double from, double to, int nf, ekoc_plan_step *step) {
+  ekoc_plan_job j;
+  int cliff = 0, h, fam, rc, idx;
+  double mu2_0 = from, mu2_1 = to, a0, a1;
+  for (h = 0; h < 5; ++h)
+    if (to == s->walls[h]) cliff = 1;
+  if (isinf(from) || isinf(to) || from <= 0.0 || to <= 0.0)
+    return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS,
+                      "the path to the target crosses a threshold at mu2=%g (nf=%d): thresholds inconsistent with "
+                      "the requested flavour numbers",
+                      from <= 0.0 || isinf(from) ? from : to, nf);
+  memset(&j, 0, sizeof j);
+  j.nf = nf;
+  j.mu2_from = from;
+  j.mu2_to = to;
+  j.unity = isclose(from, to) && !(s->sv_mode == EKOC_SV_EXPANDED && !cliff);
+  /* eko's Operator.mu2: exponentiated shifts both ends, expanded only a
+   * segment that does not end on a threshold */
+  if (s->sv_mode == EKOC_SV_EXPONENTIATED) {
+    mu2_0 *= s->xif2;
+    mu2_1 *= s->xif2;
+  } else if (s->sv_mode == EKOC_SV_EXPANDED && !cliff) {
+    mu2_1 *= s->xif2;
+  }
+  rc = coupling_at(s, mu2_0, nf, &a0);
+  if (rc == EKOC_OK) rc = coupling_at(s, mu2_1, nf, &a1);
+  if (rc != EKOC_OK) return rc;
+  for (fam = 0; fam < 2; ++fam) {
+    base_family(s, &j.family[fam], EKOC_KIND_EVOLUTION, fam, nf);
+    j.family[fam].order = s->th->order;
+    j.family[fam].is_threshold = cliff;
+    j.family[fam].a0 = a0;
+    j.family[fam].a1 = a1;
+  }
+  idx = find_or_add_job(p, &j);
+  if (idx < 0) return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory while planning");
+  step->job = idx;
+  step->kind = EKOC_STEP_SEGMENT;
+  step->nf = nf;
+  return EKOC_OK;
+}
+
+/* The matching at scale for heavy quark hq (nf hq-1 <-> hq), forward or
+ * backward, as step *step. */
+static int add_matching(const ekoc_plan_setup *s, ekoc_plan *p, double scale, int hq, int backward,
+                        ekoc_plan_step *step) {
+  ekoc_plan_job j;
+  int fam, rc, idx;
+  double a, k = s->th->matching_ratios[hq - 4];
+  double mu2 = s->sv_mode == EKOC_SV_EXPONENTIATED ? scale * s->xif2 : scale;
+  memset(&j, 0, sizeof j);
+  j.is_matching = 1;
+  j.nf = hq - 1;
+  j.mu2_from = j.mu2_to = scale;
+  j.unity = s->matching_order == 0;
+  rc = coupling_at(s, mu2, hq, &a);
+  if (rc != EKOC_OK) return rc;
+  for (fam = 0; fam < 2; ++fam) {
+    base_family(s, &j.family[fam], EKOC_KIND_MATCHING, fam, hq - 1);
+    j.family[fam].order = s->matching_order;
+    j.family[fam].a1 = a;
+    j.family[fam].ome_log = log(k * k);
+    j.family[fam].matching_method = backward ? s->rq->inversion_method : EKOC_MATCHING_FORWARD;
+  }
+  idx = find_or_add_job(p, &j);
+  if (idx < 0) return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory while planning");
+  step->job = idx;
+  step->kind = backward ? EKOC_STEP_BACKWARD : EKOC_STEP_FORWARD;
+  step->nf = hq - 1;
+  return EKOC_OK;
+}
+
+/* eko's Atlas.path + matched_path for one target. */
+static int plan_target(const ekoc_plan_setup *s, ekoc_plan *p, size_t t) {
+  const ekoc_request *rq = s->rq;
+  double mu2f = rq->mu2[t], bounds[6];
+  int nf0 = rq->nf0, nff = (rq->nf && rq->nf[t] >= 0) ? rq->nf[t] : nf_default(s->walls, rq->mu2[t]);
+  int down = nff < nf0, rc_step = down ? -1 : 1, nb = 0, i, ns = 0, rc;
+  int nseg;
+  ekoc_plan_step *steps = p->steps[t];
+  if (nff < 3 || nff > 6)
+    return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS, "default nf=%d at target mu2=%g is outside 3..6", nff, mu2f);
+  bounds[nb++] = rq->mu2_0;
+  /* walls crossed: upward nf -> nf+1 at walls[nf-2], downward nf -> nf-1 at walls[nf-3] */
+  if (!down)
+    for (i = nf0; i < nff; ++i) bounds[nb++] = s->walls[i - 2];
+  else
+    for (i = nf0; i > nff; --i) bounds[nb++] = s->walls[i - 3];
+  bounds[nb++] = mu2f;
+  nseg = nb - 1;
+  for (i = 0; i < nseg; ++i) {
+    int nf = nf0 + i * rc_step;
+    if (i > 0) {
+      /* matching between segment i-1 (nf - rc_step) and segment i (nf) */
+      int prev_nf = nf - rc_step, hq = prev_nf > nf ? prev_nf : nf;
+      int backward = nseg > 1 ? (nf < prev_nf) : 0;
+      rc = add_matching(s, p, bounds[i], hq, backward, &steps[ns++]);
+      if (rc != EKOC_OK) return rc;
+    }
+    rc = add_segment(s, p, bounds[i], bounds[i + 1], nf, &steps[ns++]);
+    if (rc != EKOC_OK) return rc;
+  }
+  p->n_steps[t] = ns;
+  p->nf_out[t] = nff;
+  return EKOC_OK;
+}
+
+int ekoc_plan_build(const ekoc_plan_setup *s, ekoc_plan *p) {
+  const ekoc_request *rq = s->rq;
+  size_t t;
+  int rc;
+  p->steps = calloc(rq->n_targets, sizeof *p->steps);
+  p->n_steps = calloc(rq->n_targets, sizeof *p->n_steps);
+  p->nf_out = calloc(rq->n_targets, sizeof *p->nf_out);
+  if (!p->steps || !p->n_steps || !p->nf_out)
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory for %zu targets", rq->n_targets);
+  for (t = 0; t < rq->n_targets; ++t) {
+    rc = plan_target(s, p, t);
+    if (rc != EKOC_OK) return rc;
+  }
+  return EKOC_OK;
+}
+
+void ekoc_plan_free(ekoc_plan *p) {
+  size_t i;
+  for (i = 0; i < p->n_jobs; ++i) {
+    ekoc_blockop_clear(&p->jobs[i].op);
+    ekoc_blockop_clear(&p->jobs[i].taint);
+  }
+  free(p->jobs);
+  free(p->steps);
+  free(p->n_steps);
+  free(p->nf_out);
+}

@@ -1,0 +1,359 @@
+/* run.c: one plan part at a time, its elements (non-singlet and singlet
+ * entries of the evolution kernel or of the matching) integrated by the
+ * chosen driver and placed into its block operator (run.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/nspace.h"
+#include "evol/profile_stage.h"
+#include "evol/run.h"
+#include "quad/interp.h"
+#include "quad/job.h"
+#include "quad/nspace_cache.h"
+#include "status.h"
+
+/* Elements of a job: (family, element, diagonal, where it goes). */
+typedef struct element_map {
+  int32_t family, element, diagonal;
+} element_map;
+
+/* A part's element matrices while it runs: values, errors and failure flags
+ * (nx * nx each) of its n elements. */
+typedef struct part_elements {
+  int n;
+  element_map map[EKOC_JOB_MAX_ELEMENTS];
+  double *val[EKOC_JOB_MAX_ELEMENTS], *err[EKOC_JOB_MAX_ELEMENTS];
+  uint8_t *flag[EKOC_JOB_MAX_ELEMENTS];
+} part_elements;
+
+/* What every part of one computation runs with. */
+typedef struct run_context {
+  const ekoc_interp *interp;
+  const ekoc_request *rq;
+  ekoc_profile *prof;
+  ekoc_quad_progress progress;     /* rows over all the parts */
+  ekoc_nspace_cache *nspace_cache; /* batch backend, may be NULL */
+} run_context;
+
+/* ---- the elements of a part and their places ------------------------------------- */
+
+/* The elements of part j in the order the assembly reads them: segment
+ * non-singlets (one per distinct kernel, up to 3) then the singlet 2x2;
+ * matching (q,q), (H,H) then the singlet 3x3. Returns their number. */
+static int job_elements(const ekoc_plan_job *j, element_map *m) {
+  int n = 0, e;
+  if (!j->is_matching) {
+    int order = j->family[0].order;
+    for (e = 0; e < order && e < 3; ++e) m[n++] = (element_map){EKOC_FAMILY_NS, e, 1};
+    for (e = 0; e < 4; ++e) m[n++] = (element_map){EKOC_FAMILY_SINGLET, e, e == 0 || e == 3};
+  } else {
+    m[n++] = (element_map){EKOC_FAMILY_NS, 0, 1};
+    m[n++] = (element_map){EKOC_FAMILY_NS, 1, 1};
+    for (e = 0; e < 9; ++e) m[n++] = (element_map){EKOC_FAMILY_SINGLET, e, e == 0 || e == 4 || e == 8};
+  }
+  return n;
+}
+
+/* Slots of a matching singlet index (g, q, H) for heavy quark hq. */
+static int matching_singlet_slot(int idx, int hq) {
+  return idx == 0 ? EKOC_SLOT_G : idx == 1 ? EKOC_SLOT_SIGMA : ekoc_slot_t(hq);
+}
+
+/* The element matrices of an evolution segment placed into *op (B_nf):
+ * non-singlets on the diagonal (heavy flavours above nf with the identity),
+ * the singlet 2x2 on (Sigma, g). Returns 0 on no memory. */
+static int assemble_segment(int nf, const part_elements *el, ekoc_blockop *op) {
+  double *const *val = el->val, *const *err = el->err;
+  int k, e, ok = 1;
+  /* non-singlet: index of the distinct element holding ns+, ns-, nsV */
+  int idx[3] = {0, 0, 0}, ns_count = 0;
+  for (e = 0; e < el->n; ++e)
+    if (el->map[e].family == EKOC_FAMILY_NS) ++ns_count;
+  idx[1] = ns_count >= 2 ? 1 : 0;
+  idx[2] = ns_count >= 3 ? 2 : idx[1];
+  ok &= ekoc_blockop_set(op, EKOC_SLOT_V, EKOC_SLOT_V, val[idx[2]], err[idx[2]]);
+  for (k = 2; k <= 6; ++k) {
+    if (k <= nf) {
+      ok &= ekoc_blockop_set(op, ekoc_slot_v(k), ekoc_slot_v(k), val[idx[1]], err[idx[1]]);
+      ok &= ekoc_blockop_set(op, ekoc_slot_t(k), ekoc_slot_t(k), val[idx[0]], err[idx[0]]);
+    } else { /* intrinsic heavy flavours evolve with the identity */
+      ok &= ekoc_blockop_set_identity(op, ekoc_slot_v(k), ekoc_slot_v(k));
+      ok &= ekoc_blockop_set_identity(op, ekoc_slot_t(k), ekoc_slot_t(k));
+    }
+  }
+  ok &= ekoc_blockop_set(op, EKOC_SLOT_SIGMA, EKOC_SLOT_SIGMA, val[ns_count + 0], err[ns_count + 0]);
+  ok &= ekoc_blockop_set(op, EKOC_SLOT_SIGMA, EKOC_SLOT_G, val[ns_count + 1], err[ns_count + 1]);
+  ok &= ekoc_blockop_set(op, EKOC_SLOT_G, EKOC_SLOT_SIGMA, val[ns_count + 2], err[ns_count + 2]);
+  ok &= ekoc_blockop_set(op, EKOC_SLOT_G, EKOC_SLOT_G, val[ns_count + 3], err[ns_count + 3]);
+  return ok;
+}
+
+/* The element matrices of the matching nf -> nf+1 placed into *op (B_nf):
+ * light non-singlets, the heavy valence and the 3x3 singlet (g, Sigma, T_hq).
+ * Returns 0 on no memory. */
+static int assemble_matching(int nf, const part_elements *el, ekoc_blockop *op) {
+  double *const *val = el->val, *const *err = el->err;
+  int hq = nf + 1, k, e, ok = 1;
+  /* light non-singlets and the valence get the (200,200) element, h- the (91,91) one */
+  ok &= ekoc_blockop_set(op, EKOC_SLOT_V, EKOC_SLOT_V, val[0], err[0]);
+  for (k = 2; k <= nf; ++k) {
+    ok &= ekoc_blockop_set(op, ekoc_slot_v(k), ekoc_slot_v(k), val[0], err[0]);
+    ok &= ekoc_blockop_set(op, ekoc_slot_t(k), ekoc_slot_t(k), val[0], err[0]);
+  }
+  ok &= ekoc_blockop_set(op, ekoc_slot_v(hq), ekoc_slot_v(hq), val[1], err[1]);
+  for (k = hq + 1; k <= 6; ++k) {
+    ok &= ekoc_blockop_set_identity(op, ekoc_slot_v(k), ekoc_slot_v(k));
+    ok &= ekoc_blockop_set_identity(op, ekoc_slot_t(k), ekoc_slot_t(k));
+  }
+  for (e = 0; e < 9; ++e) {
+    int a = matching_singlet_slot(e / 3, hq), b = matching_singlet_slot(e % 3, hq);
+    ok &= ekoc_blockop_set(op, a, b, val[2 + e], err[2 + e]);
+  }
+  return ok;
+}
+
+/* Places the element matrices of a job into the block operator *op (B_nf). */
+static int assemble_job(const ekoc_plan_job *j, ekoc_blockop *op, size_t nx, const part_elements *el) {
+  int ok;
+  ekoc_blockop_init(op, nx);
+  ok = j->is_matching ? assemble_matching(j->nf, el, op) : assemble_segment(j->nf, el, op);
+  if (!ok) {
+    ekoc_blockop_clear(op);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory assembling an operator part");
+  }
+  return EKOC_OK;
+}
+
+/* ---- element values without the quadrature ------------------------------------------ */
+
+/* Identity values for a unity part: 1 on the diagonal of diagonal elements. */
+static void unity_element(size_t nx, int diagonal, double *v) {
+  size_t i;
+  memset(v, 0, nx * nx * sizeof(double));
+  if (diagonal)
+    for (i = 0; i < nx; ++i) v[i * nx + i] = 1.0;
+}
+
+/* Whether family element e is independent of N, probed at three unrelated
+ * points; then *c is its value. Matching elements whose OME terms vanish
+ * (e.g. every non-intrinsic entry at NLO with L = 0) are such constants: the
+ * inverse Mellin transform of c p_j(N) at x_k is exactly c delta_kj, while
+ * the quadrature of a non-decaying integrand would only approach it slowly. */
+static int element_constant(const ekoc_nspace_config *cfg, int e, double *c, int *rc) {
+  static const double probe[3][2] = {{2.3, 0.7}, {3.1, -2.9}, {5.7, 11.3}};
+  ekoc_complex v[3][EKOC_NSPACE_MAX_ELEMENTS];
+  int i;
+  for (i = 0; i < 3; ++i) {
+    *rc = ekoc_nspace_eval(cfg, c_make(probe[i][0], probe[i][1]), v[i]);
+    if (*rc != EKOC_OK) return 0;
+    /* NaN compares unequal to nothing below: leave such an element to the
+     * quadrature, which reports it */
+    if (!isfinite(v[i][e].re) || !isfinite(v[i][e].im)) return 0;
+  }
+  for (i = 1; i < 3; ++i) {
+    double scale = fmax(1.0, c_abs(v[0][e]));
+    if (c_abs(c_sub(v[i][e], v[0][e])) > 1e-14 * scale) return 0;
+  }
+  if (fabs(v[0][e].im) > 1e-14 * fmax(1.0, fabs(v[0][e].re))) return 0;
+  *c = v[0][e].re;
+  return 1;
+}
+
+/* c * delta_kj with eko's conventions for the x = 1 row and the corner. */
+static void constant_element(const ekoc_interp *interp, int diagonal, double c, double *v) {
+  size_t nx = interp->n, k;
+  memset(v, 0, nx * nx * sizeof(double));
+  for (k = 0; k + 1 < nx; ++k)
+    if (interp->logx[k] != 0.0) v[k * nx + k] = c;
+  v[(nx - 1) * nx + nx - 1] = diagonal ? 1.0 : 0.0;
+}
+
+/* ---- one part ------------------------------------------------------------------------ */
+
+/* Zeroed matrices for the el->n elements of a part. */
+static int elements_alloc(part_elements *el, size_t nx) {
+  int e;
+  for (e = 0; e < el->n; ++e) {
+    el->val[e] = calloc(nx * nx, sizeof(double));
+    el->err[e] = calloc(nx * nx, sizeof(double));
+    el->flag[e] = calloc(nx * nx, sizeof(uint8_t));
+    if (!el->val[e] || !el->err[e] || !el->flag[e])
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory for %zu x %zu operator elements", nx, nx);
+  }
+  return EKOC_OK;
+}
+
+/* Frees what elements_alloc allocated (also after it failed). */
+static void elements_free(part_elements *el) {
+  int e;
+  for (e = 0; e < el->n; ++e) {
+    free(el->val[e]);
+    free(el->err[e]);
+    free(el->flag[e]);
+  }
+}
+
+/* The quadrature job of part j: its two families and the elements that need
+ * an integration; the elements independent of N get their constant here. */
+static int quad_job_fill(const ekoc_plan_job *j, const ekoc_interp *interp, part_elements *el, ekoc_quad_job *job) {
+  int e, rc = EKOC_OK;
+  memset(job, 0, sizeof *job);
+  job->interp = interp;
+  job->n_families = 2;
+  job->family[0] = j->family[0];
+  job->family[1] = j->family[1];
+  for (e = 0; e < 2; ++e) {
+    rc = ekoc_nspace_cfg_check(&job->family[e]);
+    if (rc != EKOC_OK) return rc;
+  }
+  job->n_elements = 0;
+  for (e = 0; e < el->n; ++e) {
+    const element_map *m = &el->map[e];
+    ekoc_quad_element *q = &job->elements[job->n_elements];
+    double c;
+    if (element_constant(&j->family[m->family], m->element, &c, &rc)) {
+      constant_element(interp, m->diagonal, c, el->val[e]);
+      continue;
+    }
+    if (rc != EKOC_OK) return rc;
+    q->family = m->family;
+    q->element = m->element;
+    q->diagonal = m->diagonal;
+    /* a matching is 1 + O(a_s) on its diagonal: invert only the O(a_s) part
+     * and add the identity exactly (eko inverts the 1 numerically too, up
+     * to the path cut at 1 - mellin_cut: a difference of order 1e-7) */
+    q->subtract = (j->is_matching && m->diagonal) ? 1.0 : 0.0;
+    q->value = el->val[e];
+    q->error = el->err[e];
+    q->failed = el->flag[e];
+    job->n_elements++;
+  }
+  return EKOC_OK;
+}
+
+/* The driver settings from the request and the computation's shared state. */
+static void quad_settings(run_context *ctx, ekoc_quad_settings *qs) {
+  const ekoc_request *rq = ctx->rq;
+  qs->epsabs = rq->epsabs;
+  qs->epsrel = rq->epsrel;
+  qs->cut = rq->mellin_cut;
+  qs->limit = (size_t)rq->limit;
+  qs->n_threads = rq->n_threads;
+  qs->batch_panels = rq->batch_panels;
+  qs->batch_points = rq->batch_points;
+  qs->progress = &ctx->progress;
+  qs->profile = ctx->prof;
+  qs->nspace_cache = ctx->nspace_cache;
+}
+
+/* The integrals of part j by the request's backend; *failed: those that
+ * missed their tolerance. */
+static int integrate_part(const ekoc_plan_job *j, run_context *ctx, part_elements *el, size_t *failed) {
+  ekoc_quad_job job;
+  ekoc_quad_settings qs;
+  int rc = quad_job_fill(j, ctx->interp, el, &job);
+  if (rc != EKOC_OK) return rc;
+  quad_settings(ctx, &qs);
+  if (job.n_elements == 0) return EKOC_OK;
+  if (ctx->rq->backend == EKOC_BACKEND_ADAPTIVE) return ekoc_quad_run_adaptive(&job, &qs, failed);
+  if (ctx->rq->backend == EKOC_BACKEND_BATCH) return ekoc_quad_run_batch(&job, &qs, failed);
+  return ekoc_quad_run_gpu(&job, &qs, failed);
+}
+
+/* j->taint: the failed entries of part j placed like its values (errors 1
+ * where the integral failed, 0 elsewhere). */
+static int assemble_taint(ekoc_plan_job *j, size_t nx, part_elements *el) {
+  size_t k;
+  int e;
+  for (e = 0; e < el->n; ++e)
+    for (k = 0; k < nx * nx; ++k) el->err[e][k] = el->flag[e][k] ? 1.0 : 0.0;
+  return assemble_job(j, &j->taint, nx, el);
+}
+
+/* j->op (and j->taint when an integral failed) of one part; identity parts
+ * need no integration. */
+static int run_job(ekoc_plan_job *j, run_context *ctx, size_t *n_failed) {
+  part_elements el;
+  size_t nx = ctx->interp->n, failed = 0;
+  int e, rc;
+  memset(&el, 0, sizeof el);
+  el.n = job_elements(j, el.map);
+  rc = elements_alloc(&el, nx);
+  if (rc == EKOC_OK && j->unity)
+    for (e = 0; e < el.n; ++e) unity_element(nx, el.map[e].diagonal, el.val[e]);
+  else if (rc == EKOC_OK)
+    rc = integrate_part(j, ctx, &el, &failed);
+  if (rc == EKOC_OK) {
+    rc = assemble_job(j, &j->op, nx, &el);
+    if (rc == EKOC_OK && failed > 0) rc = assemble_taint(j, nx, &el);
+    j->n_failed = failed;
+    *n_failed += failed;
+  }
+  elements_free(&el);
+  return rc;
+}
+
+/* ---- all the parts -------------------------------------------------------------------- */
+
+/* The batch backend's N-space cache for this computation (quad/nspace_cache.h),
+ * bound to its grid and rule: the caller's when it is free, else one of its
+ * own (*own, freed by the caller) when several parts (total_rows > nx) can
+ * share it; *cache NULL when there is none. */
+static int take_nspace_cache(const ekoc_request *rq, const ekoc_interp *interp, uint64_t total_rows,
+                             ekoc_nspace_cache **cache, ekoc_nspace_cache **own) {
+  int rc;
+  *cache = *own = NULL;
+  if (rq->backend != EKOC_BACKEND_BATCH) return EKOC_OK;
+  if (rq->nspace_cache && ekoc_nspace_cache_bind(rq->nspace_cache, interp->logx, interp->n, rq->degree,
+                                                 rq->batch_panels, rq->batch_points, rq->mellin_cut)) {
+    *cache = rq->nspace_cache;
+    return EKOC_OK;
+  }
+  if (total_rows <= rq->nx) return EKOC_OK;
+  rc = ekoc_nspace_cache_new(0, own);
+  if (rc != EKOC_OK) return rc;
+  if (ekoc_nspace_cache_bind(*own, interp->logx, interp->n, rq->degree, rq->batch_panels, rq->batch_points,
+                             rq->mellin_cut))
+    *cache = *own;
+  return EKOC_OK;
+}
+
+/* The profile stage name of part j. */
+static void part_name(const ekoc_plan_job *j, char *name, size_t len) {
+  if (j->is_matching)
+    snprintf(name, len, "matching nf=%d->%d at mu2=%.4g%s", (int)j->nf, (int)j->nf + 1, j->mu2_from,
+             j->unity ? " (identity)" : "");
+  else
+    snprintf(name, len, "evolution nf=%d mu2 %.4g->%.4g%s", (int)j->nf, j->mu2_from, j->mu2_to,
+             j->unity ? " (identity)" : "");
+}
+
+int ekoc_run_parts(ekoc_plan *p, const ekoc_interp *interp, const ekoc_request *rq, ekoc_profile *prof,
+                   size_t *n_failed) {
+  run_context ctx;
+  ekoc_nspace_cache *own_cache = NULL;
+  size_t i;
+  int rc;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.interp = interp;
+  ctx.rq = rq;
+  ctx.prof = prof;
+  ctx.progress.fn = rq->progress;
+  ctx.progress.data = rq->progress_data;
+  for (i = 0; i < p->n_jobs; ++i)
+    if (!p->jobs[i].unity) ctx.progress.total += rq->nx;
+  rc = take_nspace_cache(rq, interp, ctx.progress.total, &ctx.nspace_cache, &own_cache);
+  for (i = 0; rc == EKOC_OK && i < p->n_jobs; ++i) {
+    char name[EKOC_PROFILE_NAME_LEN];
+    uint64_t ts = ekoc_profile_now_ns(prof);
+    rc = run_job(&p->jobs[i], &ctx, n_failed);
+    if (rc != EKOC_OK) break;
+    part_name(&p->jobs[i], name, sizeof name);
+    ekoc_profile_stage(prof, name, ts);
+  }
+  ekoc_nspace_cache_release(ctx.nspace_cache); /* the parts are done */
+  ekoc_nspace_cache_free(own_cache);
+  return rc;
+}
