@@ -6,6 +6,8 @@
 //! Modules: `beta` (beta_0..beta_3), `as1`/`as2`/`as3` (LO/NLO/NNLO anomalous
 //! dimensions), `ome` (O(a_s) and O(a_s^2) matching OMEs), `harmonics` (sums of
 //! complex argument), `ffi` (the C ABI, `ekore_*`).
+//! `as3`, `ome` and `ffi` are directories of submodules by concept; each
+//! module's doc comment says what it holds.
 
 // Only `ffi` is part of the C header: the other modules' public items
 // (colour factors, zeta values, ...) are Rust API and must not become C macros.

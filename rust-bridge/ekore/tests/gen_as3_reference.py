@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Print the reference table of the NNLO anomalous dimensions used by the tests of
-`src/as3.rs` (`EKO_REFERENCE`), by evaluating the installed eko (0.15.7),
+`src/as3/tests.rs` (`EKO_REFERENCE`), by evaluating the installed eko (0.15.7),
 module `ekore.anomalous_dimensions.unpolarized.space_like.as3`.
 
-Run once and paste the output into `src/as3.rs`:
+Run once and paste the output into `src/as3/tests.rs`:
 
     python3 rust-bridge/ekore/tests/gen_as3_reference.py
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print the eko reference table used by the `eko_reference_table` test in src/ome.rs.
+"""Print the eko reference table used by the `eko_reference_table` test in src/ome/tests.rs.
 
 Runs eko's own unpolarized space-like OMEs at matching order 2, pole mass:
 the as1/as2 modules of ekore.operator_matrix_elements.unpolarized.space_like,
@@ -8,7 +8,7 @@ stack (called directly because the top-level functions also make numba compile
 the huge O(a_s^3) module, which takes far longer than the run),
 at fixed pseudo-random complex N (numpy seed 20240611), for every L in
 {0, 1.3, -0.7} and nf cycling through 3, 4, 5, and prints Rust source for the
-`EKO_REF` table (paste it over the one in src/ome.rs).
+`EKO_REF` table (paste it over the one in src/ome/tests.rs).
 
 Usage: python3 rust-bridge/ekore/tests/gen_ome_reference.py > /tmp/table.rs
 """

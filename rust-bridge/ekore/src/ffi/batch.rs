@@ -1,0 +1,165 @@
+//! The anomalous dimensions at many N through the C ABI: every point is
+//! validated before anything is written, then each point's values are
+//! bitwise those of the single-N entry points of `gamma`.
+
+use super::boundary::guard;
+use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
+use super::gamma::{ns_tower, singlet_tower};
+use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
+use crate::complex::C64;
+use crate::harmonics::Sums;
+
+/// Validates the `count` points of a batch before anything is computed.
+///
+/// # Safety
+/// `n_re`, `n_im` valid for reads of `count` doubles.
+unsafe fn check_batch(func: &str, n_re: *const f64, n_im: *const f64, count: usize, poles: Poles) -> Result<(), i32> {
+    for p in 0..count {
+        let (re, im) = (*n_re.add(p), *n_im.add(p));
+        check_n(func, Arg(Some(p)), re, im, poles)?;
+    }
+    Ok(())
+}
+
+/// Shared body of the batch entry points: checks the pointers and every point
+/// first, then writes `width` (<= 12) values per point, point-major at
+/// p*width, computed by `eval` from the point's harmonic sums.
+///
+/// # Safety
+/// Inputs valid for reads of `count` doubles, outputs for writes of
+/// `count*width` doubles, no overlap.
+#[allow(clippy::too_many_arguments)]
+unsafe fn batch_run(
+    func: &str,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    poles: Poles,
+    out_re: *mut f64,
+    out_im: *mut f64,
+    width: usize,
+    eval: &dyn Fn(&Sums, &mut [C64]),
+) -> Result<(), i32> {
+    check_ptr(func, "n_re", n_re)?;
+    check_ptr(func, "n_im", n_im)?;
+    check_ptr(func, "out_re", out_re)?;
+    check_ptr(func, "out_im", out_im)?;
+    check_batch(func, n_re, n_im, count, poles)?;
+    let mut buf = [C64::ZERO; 12];
+    let g = &mut buf[..width];
+    for p in 0..count {
+        let n = C64::new(*n_re.add(p), *n_im.add(p));
+        let s = sums(func, n)?;
+        eval(&s, g);
+        if !all_finite(g) {
+            return Err(not_finite(func, n));
+        }
+        store(g, out_re, out_im, p * width);
+    }
+    Ok(())
+}
+
+/// `ekore_gamma_singlet` at `count` points N_p = n_re[p] + i n_im[p].
+/// Writes `count*4*order` values, point-major: out[(p*order + k)*4 + 2*i + j];
+/// each point's values are bitwise those of `ekore_gamma_singlet`. Inputs and
+/// outputs must not overlap; all pointers must be non-NULL (also for count 0).
+/// All points are validated before anything is written.
+/// Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+#[no_mangle]
+pub extern "C" fn ekore_gamma_singlet_batch(
+    order: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_singlet_batch";
+    guard(F, || {
+        let run = || -> Result<(), i32> {
+            check_order(F, order, EKORE_MAX_ORDER)?;
+            check_nf(F, nf)?;
+            let w = 4 * order as usize;
+            // SAFETY: the caller provides `count` readable doubles per input and
+            // count*4*order writable doubles per output.
+            unsafe {
+                batch_run(F, n_re, n_im, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
+                    g.copy_from_slice(&singlet_tower(order, s, nf)[..w])
+                })
+            }
+        };
+        run().err().unwrap_or(EKORE_OK)
+    })
+}
+
+/// `ekore_gamma_ns` at `count` points. Writes `count*order` values, point-major:
+/// out[p*order + k]; each point's values are bitwise those of `ekore_gamma_ns`.
+/// Inputs and outputs must not overlap; all pointers must be non-NULL.
+/// All points are validated before anything is written.
+/// Errors: EKORE_ERR_NULL, _ORDER, _MODE, _NF, _DOMAIN (message names the point), _PANIC.
+#[no_mangle]
+pub extern "C" fn ekore_gamma_ns_batch(
+    order: u32,
+    mode: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_batch";
+    guard(F, || {
+        let run = || -> Result<(), i32> {
+            check_order(F, order, EKORE_MAX_ORDER)?;
+            check_mode(F, mode)?;
+            check_nf(F, nf)?;
+            let w = order as usize;
+            // SAFETY: as for ekore_gamma_singlet_batch, with count*order outputs.
+            unsafe {
+                batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, w, &|s, g| {
+                    g.copy_from_slice(&ns_tower(order, mode, s, nf)[..w])
+                })
+            }
+        };
+        run().err().unwrap_or(EKORE_OK)
+    })
+}
+
+/// The three non-singlet towers (ns+, ns-, nsV) at `count` points, sharing the
+/// harmonic sums of each point. Writes `count*3*order` values, point-major then
+/// sector-major: out[(3*p + m)*order + k] = gamma^(k) of sector m (m = 0 ns+,
+/// 1 ns-, 2 nsV); each value is bitwise that of `ekore_gamma_ns` for the same
+/// sector. Inputs and outputs must not overlap; all pointers must be non-NULL.
+/// All points are validated before anything is written.
+/// Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+#[no_mangle]
+pub extern "C" fn ekore_gamma_ns_all_batch(
+    order: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_all_batch";
+    const MODES: [u32; 3] = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
+    guard(F, || {
+        let run = || -> Result<(), i32> {
+            check_order(F, order, EKORE_MAX_ORDER)?;
+            check_nf(F, nf)?;
+            let w = order as usize;
+            // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
+            unsafe {
+                batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+                    for (m, mode) in MODES.iter().enumerate() {
+                        g[m * w..(m + 1) * w].copy_from_slice(&ns_tower(order, *mode, s, nf)[..w]);
+                    }
+                })
+            }
+        };
+        run().err().unwrap_or(EKORE_OK)
+    })
+}
