@@ -154,3 +154,65 @@ print(raised, len(calls))
     assert res.returncode == 0, res.stderr
     raised, total = map(int, res.stdout.split())
     assert raised == total
+
+
+# ---- status codes: one list (EKOC_STATUS_LIST in include/ekoc.h) ------------------
+
+# the codes as released: numbers are never changed or reused (new ones are appended)
+RELEASED_STATUSES = [
+    "EKOC_OK", "EKOC_ERR_NULL_POINTER", "EKOC_ERR_INVALID_ARGUMENT", "EKOC_ERR_INVALID_GRID",
+    "EKOC_ERR_INVALID_ORDER", "EKOC_ERR_INVALID_NF", "EKOC_ERR_INVALID_METHOD", "EKOC_ERR_INVALID_SCALE",
+    "EKOC_ERR_NO_MEMORY", "EKOC_ERR_INTEGRATION", "EKOC_ERR_ANOMALOUS_DIMENSION", "EKOC_ERR_NO_DEVICE",
+    "EKOC_ERR_UNSUPPORTED", "EKOC_ERR_NUMERICAL", "EKOC_ERR_INVALID_MODE", "EKOC_ERR_INVALID_THRESHOLDS",
+    "EKOC_ERR_BUFFER_TOO_SMALL", "EKOC_ERR_INVALID_DEGREE", "EKOC_ERR_INVALID_ITERATIONS", "EKOC_ERR_CANCELLED",
+]
+
+
+def test_every_library_status_has_a_python_class_and_back():
+    from ekoc import _errors
+
+    library = _errors.codes()
+    assert set(library) == set(_errors.CLASS_OF), (
+        f"statuses without a Python class: {sorted(set(library) - set(_errors.CLASS_OF))}; "
+        f"Python classes for no status: {sorted(set(_errors.CLASS_OF) - set(library))}")
+    for name, code in library.items():
+        cls = _errors.error_class(code)
+        assert issubclass(cls, ekoc.EkocError) and _errors.status_name(code) == name
+        if name != "EKOC_OK":
+            assert cls is _errors.CLASS_OF[name]
+
+
+def test_status_numbers_and_names_are_the_released_ones():
+    from ekoc import _errors
+
+    library = _errors.codes()
+    for code, name in enumerate(RELEASED_STATUSES):
+        assert library.get(name) == code, f"{name} is {library.get(name)} in the library, released as {code}"
+    assert (_errors.OK, _errors.ERR_NO_DEVICE, _errors.ERR_CANCELLED) == (0, 11, 19)
+    assert _errors.NAMES[12] == "EKOC_ERR_UNSUPPORTED"
+    assert _errors.status_name(10_000) == "EKOC_ERR_UNKNOWN" and _errors.error_class(10_000) is ekoc.EkocError
+    with pytest.raises(AttributeError):
+        _errors.ERR_NO_SUCH_THING  # noqa: B018
+
+
+def test_status_codes_match_the_header_list():
+    """The library's codes are EKOC_STATUS_LIST's (read from the header text)."""
+    import pathlib
+
+    from ekoc import _errors
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "include" / "ekoc.h").read_text()
+    listed = dict((name, int(value)) for name, value in
+                  __import__("re").findall(r"X\((EKOC_\w+),\s*(\d+)\)", text))
+    assert listed and listed == _errors.codes()
+
+
+def test_importing_the_package_does_not_load_the_library():
+    code = "import ekoc, ekoc._lib as l, ekoc._errors as e; assert l._lib is None and e._tables is None; print('ok')"
+    import os
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    env["EKOC_LIB"] = "/nonexistent/libekoc.so"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
+
