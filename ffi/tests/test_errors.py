@@ -216,3 +216,61 @@ def test_importing_the_package_does_not_load_the_library():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
 
+
+# ---- the physics axes: Python and the C library refuse the same cards ---------------
+
+@pytest.mark.parametrize(
+    "edit,card_field,setup_field,c_field",
+    [
+        (lambda th, op: th.update(order=[4, 0]), "theory_card.order[0]", dict(order=4), "theory.order=4"),
+        (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]", dict(qed_order=1), "theory.qed_order=1"),
+        (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized",
+         dict(polarized=1), "theory.polarized=1"),
+        (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like",
+         dict(time_like=1), "theory.time_like=1"),
+    ],
+)
+def test_python_and_c_refuse_the_same_axes(edit, card_field, setup_field, c_field):
+    import dataclasses
+
+    from ekoc import _cards as card_io, _core, _lib, _solve
+
+    th, op = _cards("nlo_vfns")
+    edit(th, op)
+    with pytest.raises(NotImplementedError, match=card_field.replace("[", r"\[").replace("]", r"\]")):
+        card_io.translate(th, op)
+    # the same request handed to the library past the Python check
+    setup = dataclasses.replace(card_io.translate(*_cards("nlo_vfns")), **setup_field)
+    keep = []
+    theory, request = _solve._request(setup, "adaptive", {}, keep, None)
+    out = _lib.ffi.new("ekoc_operator **")
+    status = _lib.load().ekoc_compute(theory, request, _lib.ffi.NULL, out)
+    with pytest.raises(ekoc.EkocNotImplementedError, match=c_field) as info:
+        _core.check(status, "ekoc_compute")
+    assert isinstance(info.value, NotImplementedError) and info.value.status_name == "EKOC_ERR_UNSUPPORTED"
+
+
+def test_card_couplings_fill_the_c_theory():
+    from ekoc import _cards as card_io, _lib, _solve
+
+    th, op = _cards("nlo_vfns")
+    th["couplings"].update(alphaem=0.0073, em_running=True)
+    theory, _ = _solve._request(card_io.translate(th, op), "adaptive", {}, [], None)
+    assert (theory.alphaem, theory.em_running, theory.qed_order, theory.polarized, theory.time_like) == \
+        (0.0073, 1, 0, 0, 0)
+    del th["couplings"]["alphaem"], th["couplings"]["em_running"]  # absent: the library's defaults
+    theory, _ = _solve._request(card_io.translate(th, op), "adaptive", {}, [], None)
+    default = _lib.ffi.new("ekoc_theory *")
+    _lib.load().ekoc_theory_init(default, _lib.ffi.sizeof("ekoc_theory"))
+    assert (theory.alphaem, theory.em_running) == (default.alphaem, 0) and default.alphaem == 0.007496252
+    # an em_running card still solves (alpha_em does not act without QED)
+    th["couplings"].update(alphaem=0.0073, em_running=True)
+    assert len(ekoc.solve(th, op)) == 2
+
+
+def test_n3lo_card_is_refused_naming_the_field():
+    th, op = _cards("nnlo_vfns")
+    th.update(order=[4, 0], matching_order=[3, 0])
+    with pytest.raises(NotImplementedError, match=r"theory_card\.order\[0\]=4"):
+        ekoc.solve(th, op)
+    assert not ekoc.supported(th, op)[0]
