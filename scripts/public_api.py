@@ -227,7 +227,7 @@ def main(argv: list[str]) -> int:
         if argv[0] == "map":
             sys.stdout.write(version_script(header_api().functions))
             return 0
-    except Unavailable as exc:
+    except (Unavailable, RuntimeError) as exc:
         print(f"{argv[0]}: cannot read the headers: {exc}", file=sys.stderr)
         return 1
     library = pathlib.Path(argv[1] if len(argv) > 1 else ROOT / "build" / "libekoc.so")
@@ -236,6 +236,9 @@ def main(argv: list[str]) -> int:
     except Unavailable as exc:
         print(f"check-exports: SKIPPED ({exc})")
         return 0
+    except RuntimeError as exc:  # the compiler or nm ran and failed
+        print(f"check-exports: {exc}", file=sys.stderr)
+        return 1
     for p in problems:
         print(f"check-exports: {p}", file=sys.stderr)
     if problems:
