@@ -27,31 +27,45 @@ extern "C" {
 #define EKOC_VERSION_PATCH 0
 
 /* ---- status codes (explicit numbers, never reused) ------------------------ */
-enum {
-  EKOC_OK = 0,
-  EKOC_ERR_NULL_POINTER = 1,       /* a required pointer argument is NULL */
-  EKOC_ERR_INVALID_ARGUMENT = 2,   /* NaN/inf or out-of-range number */
-  EKOC_ERR_INVALID_GRID = 3,       /* x grid empty, unsorted, duplicate or outside (0,1] */
-  EKOC_ERR_INVALID_ORDER = 4,      /* perturbative order outside 1..EKOC_MAX_ORDER */
-  EKOC_ERR_INVALID_NF = 5,         /* number of flavours outside 3..6 */
-  EKOC_ERR_INVALID_METHOD = 6,     /* unknown evolution method */
-  EKOC_ERR_INVALID_SCALE = 7,      /* mu^2 <= 0, NaN or inf */
-  EKOC_ERR_NO_MEMORY = 8,          /* an allocation failed */
-  EKOC_ERR_INTEGRATION = 9,        /* quadrature did not reach its tolerance */
-  EKOC_ERR_ANOMALOUS_DIMENSION = 10, /* the ekore crate reported an error */
-  EKOC_ERR_NO_DEVICE = 11,         /* gpu backend unavailable (no libekoc_cuda or no device) */
-  EKOC_ERR_UNSUPPORTED = 12,       /* a valid request ekoc does not implement (yet): N3LO, QED, polarized, time-like */
-  EKOC_ERR_NUMERICAL = 13,         /* a non-finite number appeared in a result */
-  EKOC_ERR_INVALID_MODE = 14,      /* unknown sector / mode / scheme */
-  EKOC_ERR_INVALID_THRESHOLDS = 15, /* masses or threshold ratios inconsistent */
-  EKOC_ERR_BUFFER_TOO_SMALL = 16,  /* caller buffer shorter than required */
-  EKOC_ERR_INVALID_DEGREE = 17,    /* interpolation degree < 1 or >= grid size */
-  EKOC_ERR_INVALID_ITERATIONS = 18, /* iteration or truncation count out of range */
-  EKOC_ERR_CANCELLED = 19          /* the progress callback asked to stop */
-};
+/* The one list of status codes: X(name, value) per code. The enum below, the
+ * library's name table (ekoc_status_str) and, through ekoc_status_count and
+ * ekoc_status_str, the Python package's codes are all generated from it.
+ * A new code is appended here with the next free number; none is renumbered
+ * or reused. */
+#define EKOC_STATUS_LIST(X) \
+  X(EKOC_OK, 0)                       /* success */ \
+  X(EKOC_ERR_NULL_POINTER, 1)         /* a required pointer argument is NULL */ \
+  X(EKOC_ERR_INVALID_ARGUMENT, 2)     /* NaN/inf or out-of-range number */ \
+  X(EKOC_ERR_INVALID_GRID, 3)         /* x grid empty, unsorted, duplicate or outside (0,1] */ \
+  X(EKOC_ERR_INVALID_ORDER, 4)        /* perturbative order outside 1..EKOC_MAX_ORDER */ \
+  X(EKOC_ERR_INVALID_NF, 5)           /* number of flavours outside 3..6 */ \
+  X(EKOC_ERR_INVALID_METHOD, 6)       /* unknown evolution method */ \
+  X(EKOC_ERR_INVALID_SCALE, 7)        /* mu^2 <= 0, NaN or inf */ \
+  X(EKOC_ERR_NO_MEMORY, 8)            /* an allocation failed */ \
+  X(EKOC_ERR_INTEGRATION, 9)          /* quadrature did not reach its tolerance */ \
+  X(EKOC_ERR_ANOMALOUS_DIMENSION, 10) /* the ekore crate reported an error */ \
+  X(EKOC_ERR_NO_DEVICE, 11)           /* gpu backend unavailable (no libekoc_cuda or no device) */ \
+  X(EKOC_ERR_UNSUPPORTED, 12)         /* a valid request ekoc does not implement (yet): N3LO, QED, polarized, time-like */ \
+  X(EKOC_ERR_NUMERICAL, 13)           /* a non-finite number appeared in a result */ \
+  X(EKOC_ERR_INVALID_MODE, 14)        /* unknown sector / mode / scheme */ \
+  X(EKOC_ERR_INVALID_THRESHOLDS, 15)  /* masses or threshold ratios inconsistent */ \
+  X(EKOC_ERR_BUFFER_TOO_SMALL, 16)    /* caller buffer shorter than required */ \
+  X(EKOC_ERR_INVALID_DEGREE, 17)      /* interpolation degree < 1 or >= grid size */ \
+  X(EKOC_ERR_INVALID_ITERATIONS, 18)  /* iteration or truncation count out of range */ \
+  X(EKOC_ERR_CANCELLED, 19)           /* the progress callback asked to stop */
+
+#define EKOC_STATUS_ENUMERATOR_(name, value) name = value,
+enum { EKOC_STATUS_LIST(EKOC_STATUS_ENUMERATOR_) };
+#undef EKOC_STATUS_ENUMERATOR_
 
 /* Static name of a status code ("EKOC_OK", ...); "EKOC_ERR_UNKNOWN" otherwise. */
 const char *ekoc_status_str(int status);
+
+/* One more than the largest status code, so every code lies in
+ * 0..ekoc_status_count()-1 and ekoc_status_str names it (a number no code
+ * holds reads "EKOC_ERR_UNKNOWN"). Lets bindings take the codes from the
+ * library they loaded instead of copying the list. */
+int ekoc_status_count(void);
 
 /* The message of the last error raised on the calling thread ("" if none).
  * The pointer stays valid until the next ekoc call on the same thread. */

@@ -11,30 +11,26 @@
 
 static _Thread_local char last_error[EKOC_ERROR_LEN];
 
+/* The name and the value tables, both generated from EKOC_STATUS_LIST. */
+#define STATUS_NAME_CASE(name, value) \
+  case name: return #name;
 const char *ekoc_status_str(int status) {
   switch (status) {
-  case EKOC_OK: return "EKOC_OK";
-  case EKOC_ERR_NULL_POINTER: return "EKOC_ERR_NULL_POINTER";
-  case EKOC_ERR_INVALID_ARGUMENT: return "EKOC_ERR_INVALID_ARGUMENT";
-  case EKOC_ERR_INVALID_GRID: return "EKOC_ERR_INVALID_GRID";
-  case EKOC_ERR_INVALID_ORDER: return "EKOC_ERR_INVALID_ORDER";
-  case EKOC_ERR_INVALID_NF: return "EKOC_ERR_INVALID_NF";
-  case EKOC_ERR_INVALID_METHOD: return "EKOC_ERR_INVALID_METHOD";
-  case EKOC_ERR_INVALID_SCALE: return "EKOC_ERR_INVALID_SCALE";
-  case EKOC_ERR_NO_MEMORY: return "EKOC_ERR_NO_MEMORY";
-  case EKOC_ERR_INTEGRATION: return "EKOC_ERR_INTEGRATION";
-  case EKOC_ERR_ANOMALOUS_DIMENSION: return "EKOC_ERR_ANOMALOUS_DIMENSION";
-  case EKOC_ERR_NO_DEVICE: return "EKOC_ERR_NO_DEVICE";
-  case EKOC_ERR_UNSUPPORTED: return "EKOC_ERR_UNSUPPORTED";
-  case EKOC_ERR_NUMERICAL: return "EKOC_ERR_NUMERICAL";
-  case EKOC_ERR_INVALID_MODE: return "EKOC_ERR_INVALID_MODE";
-  case EKOC_ERR_INVALID_THRESHOLDS: return "EKOC_ERR_INVALID_THRESHOLDS";
-  case EKOC_ERR_BUFFER_TOO_SMALL: return "EKOC_ERR_BUFFER_TOO_SMALL";
-  case EKOC_ERR_INVALID_DEGREE: return "EKOC_ERR_INVALID_DEGREE";
-  case EKOC_ERR_INVALID_ITERATIONS: return "EKOC_ERR_INVALID_ITERATIONS";
-  case EKOC_ERR_CANCELLED: return "EKOC_ERR_CANCELLED";
+  EKOC_STATUS_LIST(STATUS_NAME_CASE)
   default: return "EKOC_ERR_UNKNOWN";
   }
+}
+#undef STATUS_NAME_CASE
+
+#define STATUS_VALUE(name, value) value,
+static const int status_values[] = {EKOC_STATUS_LIST(STATUS_VALUE)};
+#undef STATUS_VALUE
+
+int ekoc_status_count(void) {
+  int largest = 0;
+  for (size_t i = 0; i < sizeof status_values / sizeof status_values[0]; ++i)
+    if (status_values[i] > largest) largest = status_values[i];
+  return largest + 1;
 }
 
 const char *ekoc_last_error(void) { return last_error; }

@@ -63,6 +63,14 @@ class Setup:
     sv_mode: int
     inversion_method: int
     n_threads: int
+    # the physics axes of ekoc_theory (include/ekoc/operator.h), from the card;
+    # translate() refuses every value but the computed one, and the C library
+    # refuses the same values (EKOC_ERR_UNSUPPORTED) when handed them directly
+    qed_order: int = 0
+    alphaem: float | None = None  # None: the library's default (eko's)
+    em_running: int = 0
+    polarized: int = 0
+    time_like: int = 0
 
 
 _SCALARS = (float, int, str, bool, type(None))
@@ -130,6 +138,11 @@ def _number(value, where, kind=float):
     return out
 
 
+def _flag(value) -> int:
+    """A card's boolean as the C library's 0/1 (truthiness, as eko reads it)."""
+    return int(bool(value))
+
+
 def _scale(value, where):
     """A linear scale mu in GeV: eko squares it, so its sign would be lost."""
     mu = _number(value, where)
@@ -187,7 +200,12 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
     ref = _pair(_need(couplings, "ref", "theory_card.couplings"), "theory_card.couplings.ref")
     mu_ref = _scale(ref[0], "theory_card.couplings.ref[0]")
     nf_ref = _number(ref[1], "theory_card.couplings.ref[1]", int)
-    # alphaem and em_running only act with order[1] > 0, rejected above
+    # alphaem and em_running only act with order[1] > 0 (refused above); they
+    # still go to the C theory, which checks them
+    alphaem = couplings.get("alphaem")
+    if alphaem is not None:
+        alphaem = _number(alphaem, "theory_card.couplings.alphaem")
+    em_running = _flag(couplings.get("em_running", False))
     heavy = _need(th, "heavy", "theory_card")
     _unknown(heavy, {"masses", "masses_scheme", "matching_ratios"}, "theory_card.heavy")
     scheme = str(_need(heavy, "masses_scheme", "theory_card.heavy")).lower()
@@ -215,9 +233,11 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
     # ---- operator
     configs = _need(op, "configs", "operator_card")
     _unknown(configs, CONFIG_FIELDS, "operator_card.configs")
-    if configs.get("polarized", False):
+    polarized = _flag(configs.get("polarized", False))
+    time_like = _flag(configs.get("time_like", False))
+    if polarized:
         _unsupported("operator_card.configs.polarized", True, "polarized evolution")
-    if configs.get("time_like", False):
+    if time_like:
         _unsupported("operator_card.configs.time_like", True, "time-like evolution (fragmentation functions)")
     if not configs.get("interpolation_is_log", True):
         _unsupported("operator_card.configs.interpolation_is_log", False, "interpolation polynomial in x (not ln x)")
@@ -291,6 +311,7 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
                                  int),
         ev_op_max_order=_number(max_order, "operator_card.configs.ev_op_max_order[0]", int),
         sv_mode=sv_mode, inversion_method=inversion_code, n_threads=int(n_threads),
+        qed_order=qed, alphaem=alphaem, em_running=em_running, polarized=polarized, time_like=time_like,
     )
 
 

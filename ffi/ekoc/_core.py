@@ -9,9 +9,9 @@ import numpy as np
 from . import _errors
 from ._lib import ffi, load
 
-# ekore status codes (include/ekore.h) -> ekoc classes
-_EKORE_CLASS = {-1: _errors.ERR_NULL_POINTER, -2: _errors.ERR_INVALID_ORDER, -3: _errors.ERR_INVALID_MODE,
-                -4: _errors.ERR_INVALID_NF, -5: _errors.ERR_INVALID_ARGUMENT}
+# ekore status codes (include/ekore.h) -> the ekoc status whose class they raise
+_EKORE_CLASS = {-1: "EKOC_ERR_NULL_POINTER", -2: "EKOC_ERR_INVALID_ORDER", -3: "EKOC_ERR_INVALID_MODE",
+                -4: "EKOC_ERR_INVALID_NF", -5: "EKOC_ERR_INVALID_ARGUMENT"}
 _EKORE_NAMES = {-1: "EKORE_ERR_NULL", -2: "EKORE_ERR_ORDER", -3: "EKORE_ERR_MODE", -4: "EKORE_ERR_NF",
                 -5: "EKORE_ERR_DOMAIN", -6: "EKORE_ERR_PANIC"}
 
@@ -33,8 +33,7 @@ def check_ekore(status: int, where: str = "") -> None:
         return
     lib = load()
     message = ffi.string(lib.ekore_last_error()).decode("utf-8", "replace")
-    code = _EKORE_CLASS.get(status, -1000)
-    cls = _errors.error_class(code) if code != -1000 else _errors.EkocError
+    cls = _errors.CLASS_OF.get(_EKORE_CLASS.get(status)) or _errors.EkocError
     raise cls(status, _EKORE_NAMES.get(status, f"EKORE_{status}"), message, where)
 
 

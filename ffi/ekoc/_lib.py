@@ -9,9 +9,12 @@ The library is looked up, in this order:
 3. the repository's ``build/libekoc.so`` when the package runs from (or was
    installed in editable mode from) a checkout.
 
-The declarations below mirror ``include/ekoc.h``; struct sizes are checked
-against the library's own ``*_sizeof`` functions on load, so a library built
-from a different header fails loudly instead of corrupting memory.
+The declarations below mirror ``include/ekoc.h`` and ``include/ekore.h``
+(only what the package calls); ``ffi/tests/test_abi_mirror.py`` checks every
+struct field's offset and size against the C compiler and every prototype
+against the headers. On load, struct sizes are also checked against the
+library's own ``*_sizeof`` functions, so a library built from a different
+header fails loudly instead of corrupting memory.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import cffi
 
 CDEF = r"""
 const char *ekoc_status_str(int status);
+int ekoc_status_count(void);
 const char *ekoc_last_error(void);
 void ekoc_init(void);
 

@@ -312,6 +312,12 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
         th.matching_ratios[h] = setup.matching_ratios[h]
     th.xif = setup.xif
     th.matching_order = setup.matching_order
+    th.qed_order = setup.qed_order
+    if setup.alphaem is not None:
+        th.alphaem = setup.alphaem
+    th.em_running = setup.em_running
+    th.polarized = setup.polarized
+    th.time_like = setup.time_like
     rq = ffi.new("ekoc_request *")
     lib.ekoc_request_init(rq, ffi.sizeof("ekoc_request"))
     mu2 = np.array([t[0] for t in setup.targets], dtype=float)

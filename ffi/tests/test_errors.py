@@ -154,3 +154,123 @@ print(raised, len(calls))
     assert res.returncode == 0, res.stderr
     raised, total = map(int, res.stdout.split())
     assert raised == total
+
+
+# ---- status codes: one list (EKOC_STATUS_LIST in include/ekoc.h) ------------------
+
+# the codes as released: numbers are never changed or reused (new ones are appended)
+RELEASED_STATUSES = [
+    "EKOC_OK", "EKOC_ERR_NULL_POINTER", "EKOC_ERR_INVALID_ARGUMENT", "EKOC_ERR_INVALID_GRID",
+    "EKOC_ERR_INVALID_ORDER", "EKOC_ERR_INVALID_NF", "EKOC_ERR_INVALID_METHOD", "EKOC_ERR_INVALID_SCALE",
+    "EKOC_ERR_NO_MEMORY", "EKOC_ERR_INTEGRATION", "EKOC_ERR_ANOMALOUS_DIMENSION", "EKOC_ERR_NO_DEVICE",
+    "EKOC_ERR_UNSUPPORTED", "EKOC_ERR_NUMERICAL", "EKOC_ERR_INVALID_MODE", "EKOC_ERR_INVALID_THRESHOLDS",
+    "EKOC_ERR_BUFFER_TOO_SMALL", "EKOC_ERR_INVALID_DEGREE", "EKOC_ERR_INVALID_ITERATIONS", "EKOC_ERR_CANCELLED",
+]
+
+
+def test_every_library_status_has_a_python_class_and_back():
+    from ekoc import _errors
+
+    library = _errors.codes()
+    assert set(library) == set(_errors.CLASS_OF), (
+        f"statuses without a Python class: {sorted(set(library) - set(_errors.CLASS_OF))}; "
+        f"Python classes for no status: {sorted(set(_errors.CLASS_OF) - set(library))}")
+    for name, code in library.items():
+        cls = _errors.error_class(code)
+        assert issubclass(cls, ekoc.EkocError) and _errors.status_name(code) == name
+        if name != "EKOC_OK":
+            assert cls is _errors.CLASS_OF[name]
+
+
+def test_status_numbers_and_names_are_the_released_ones():
+    from ekoc import _errors
+
+    library = _errors.codes()
+    for code, name in enumerate(RELEASED_STATUSES):
+        assert library.get(name) == code, f"{name} is {library.get(name)} in the library, released as {code}"
+    assert (_errors.OK, _errors.ERR_NO_DEVICE, _errors.ERR_CANCELLED) == (0, 11, 19)
+    assert _errors.NAMES[12] == "EKOC_ERR_UNSUPPORTED"
+    assert _errors.status_name(10_000) == "EKOC_ERR_UNKNOWN" and _errors.error_class(10_000) is ekoc.EkocError
+    with pytest.raises(AttributeError):
+        _errors.ERR_NO_SUCH_THING  # noqa: B018
+
+
+def test_status_codes_match_the_header_list():
+    """The library's codes are EKOC_STATUS_LIST's (read from the header text)."""
+    import pathlib
+
+    from ekoc import _errors
+
+    text = (pathlib.Path(__file__).resolve().parents[2] / "include" / "ekoc.h").read_text()
+    listed = dict((name, int(value)) for name, value in
+                  __import__("re").findall(r"X\((EKOC_\w+),\s*(\d+)\)", text))
+    assert listed and listed == _errors.codes()
+
+
+def test_importing_the_package_does_not_load_the_library():
+    code = "import ekoc, ekoc._lib as l, ekoc._errors as e; assert l._lib is None and e._tables is None; print('ok')"
+    import os
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    env["EKOC_LIB"] = "/nonexistent/libekoc.so"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr
+
+
+# ---- the physics axes: Python and the C library refuse the same cards ---------------
+
+@pytest.mark.parametrize(
+    "edit,card_field,setup_field,c_field",
+    [
+        (lambda th, op: th.update(order=[4, 0]), "theory_card.order[0]", dict(order=4), "theory.order=4"),
+        (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]", dict(qed_order=1), "theory.qed_order=1"),
+        (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized",
+         dict(polarized=1), "theory.polarized=1"),
+        (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like",
+         dict(time_like=1), "theory.time_like=1"),
+    ],
+)
+def test_python_and_c_refuse_the_same_axes(edit, card_field, setup_field, c_field):
+    import dataclasses
+
+    from ekoc import _cards as card_io, _core, _lib, _solve
+
+    th, op = _cards("nlo_vfns")
+    edit(th, op)
+    with pytest.raises(NotImplementedError, match=card_field.replace("[", r"\[").replace("]", r"\]")):
+        card_io.translate(th, op)
+    # the same request handed to the library past the Python check
+    setup = dataclasses.replace(card_io.translate(*_cards("nlo_vfns")), **setup_field)
+    keep = []
+    theory, request = _solve._request(setup, "adaptive", {}, keep, None)
+    out = _lib.ffi.new("ekoc_operator **")
+    status = _lib.load().ekoc_compute(theory, request, _lib.ffi.NULL, out)
+    with pytest.raises(ekoc.EkocNotImplementedError, match=c_field) as info:
+        _core.check(status, "ekoc_compute")
+    assert isinstance(info.value, NotImplementedError) and info.value.status_name == "EKOC_ERR_UNSUPPORTED"
+
+
+def test_card_couplings_fill_the_c_theory():
+    from ekoc import _cards as card_io, _lib, _solve
+
+    th, op = _cards("nlo_vfns")
+    th["couplings"].update(alphaem=0.0073, em_running=True)
+    theory, _ = _solve._request(card_io.translate(th, op), "adaptive", {}, [], None)
+    assert (theory.alphaem, theory.em_running, theory.qed_order, theory.polarized, theory.time_like) == \
+        (0.0073, 1, 0, 0, 0)
+    del th["couplings"]["alphaem"], th["couplings"]["em_running"]  # absent: the library's defaults
+    theory, _ = _solve._request(card_io.translate(th, op), "adaptive", {}, [], None)
+    default = _lib.ffi.new("ekoc_theory *")
+    _lib.load().ekoc_theory_init(default, _lib.ffi.sizeof("ekoc_theory"))
+    assert (theory.alphaem, theory.em_running) == (default.alphaem, 0) and default.alphaem == 0.007496252
+    # an em_running card still solves (alpha_em does not act without QED)
+    th["couplings"].update(alphaem=0.0073, em_running=True)
+    assert len(ekoc.solve(th, op)) == 2
+
+
+def test_n3lo_card_is_refused_naming_the_field():
+    th, op = _cards("nnlo_vfns")
+    th.update(order=[4, 0], matching_order=[3, 0])
+    with pytest.raises(NotImplementedError, match=r"theory_card\.order\[0\]=4"):
+        ekoc.solve(th, op)
+    assert not ekoc.supported(th, op)[0]
