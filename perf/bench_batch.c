@@ -38,12 +38,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "ad/beta.h"
 #include "ekoc.h"
-#include "evol/operator_internal.h"
-#include "gpu/batch_device.h"
-#include "gpu/batch_host.h"
-#include "quad/batch_nodes.h"
+#include "ekoc_whitebox.h" /* compare reads operators as stored; pieces times the batch driver's parts */
 
 #define NGRID 60
 
@@ -335,11 +331,11 @@ static int cmd_pieces(const opts *o, const double *grid) {
   if (ekoc_interp_alloc(grid, NGRID, 4, &in) != EKOC_OK || ekoc_batch_rule_alloc(1, 36, 0.05, &rule) != EKOC_OK) return 1;
   M = rule->n_nodes;
   nre = malloc(2 * (size_t)M * sizeof *nre);
-  scratch = malloc(EKOC_BATCH_TOWER_SCRATCH(M) * sizeof *scratch);
-  tower = malloc((size_t)M * EKOC_BD_MAX_TOWER * sizeof *tower);
-  table = malloc(EKOC_BD_TABLE_LEN(NGRID, 4) * sizeof *table);
+  scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(M) * sizeof *scratch);
+  tower = malloc((size_t)M * EKOC_NSPACE_MAX_TOWER * sizeof *tower);
+  table = malloc(EKOC_BATCH_TABLE_LEN(NGRID, 4) * sizeof *table);
   if (!nre || !scratch || !tower || !table) return 1;
-  ekoc_bd_area_table(in->area_offset, in->area, NGRID, 4, table);
+  ekoc_batch_area_table(in->area_offset, in->area, NGRID, 4, table);
   printf("pieces (thread CPU time, 1x36 rule = %d nodes, LHA grid):\n", M);
   for (f = 0; f < 4; ++f) {
     ekoc_nspace_config c;
@@ -354,23 +350,23 @@ static int cmd_pieces(const opts *o, const double *grid) {
     c.ev_op_max_order = 10;
     c.a0 = 0.0279;
     c.a1 = f < 2 ? 0.0093 : 0.0180;
-    ekoc_beta_coefficients(4, c.beta);
+    if (ekoc_beta(4, c.beta) != EKOC_OK) return 1;
     t0 = cpu_s();
     for (r = 0; r < reps; ++r) {
       k = r % (NGRID - 1);
       for (m = 0; m < M; ++m) {
         ekoc_complex n, dn;
-        ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], c.family, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], c.family, &n, &dn);
         nre[m] = n.re;
         nre[M + m] = n.im;
       }
-      if (ekoc_batch_towers(&c, (size_t)M, nre, nre + M, scratch, tower) != EKOC_OK) return 1;
+      if (ekoc_nspace_towers(&c, (size_t)M, nre, nre + M, scratch, tower) != EKOC_OK) return 1;
     }
     t1 = cpu_s();
     for (r = 0; r < reps; ++r)
       for (m = 0; m < M; ++m) {
         ekoc_complex v[EKOC_NSPACE_MAX_ELEMENTS];
-        ekoc_bd_family(&c, tower + (size_t)m * ekoc_bd_tower_len(&c), v);
+        ekoc_nspace_from_tower(&c, tower + (size_t)m * ekoc_nspace_tower_len(&c), v);
         sink += v[0].re;
       }
     t2 = cpu_s();
@@ -382,8 +378,8 @@ static int cmd_pieces(const opts *o, const double *grid) {
     for (r = 0; r < reps; ++r)
       for (m = 0; m < M; ++m) {
         ekoc_complex n, dn;
-        ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], 1, &n, &dn);
-        ekoc_bd_basis_all(in->logx, table, NGRID, 4, n, in->logx[k], p);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], 1, &n, &dn);
+        ekoc_batch_basis_all(in->logx, table, NGRID, 4, n, in->logx[k], p);
         sink += p[NGRID - 2].re;
       }
     printf("  basis transform, row k=%2d  %6.0f ns/N (%d areas above x_k)\n", k, (cpu_s() - t0) / reps / M * 1e9,

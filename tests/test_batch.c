@@ -1,5 +1,5 @@
 /* test_batch.c: the fixed-node batch driver (src/quad/batch.c) and its
- * Gauss-Kronrod rule (src/quad/batch_nodes.h): the rule's exactness and
+ * Gauss-Kronrod rule (src/quad/batch_rule.h): the rule's exactness and
  * embedded Gauss rule, GSL's independent Gauss-Kronrod tables, the basis
  * transform against quad/interp.h, and batch against the adaptive GSL
  * driver on small grids (evolution and matching jobs, every element). */
@@ -19,8 +19,8 @@
 
 #include "ad/beta.h"
 #include "ekoc.h"
-#include "gpu/batch_device.h"
-#include "quad/batch_nodes.h"
+#include "quad/batch_math.h"
+#include "quad/batch_rule.h"
 #include "quad/interp.h"
 #include "quad/job.h"
 #include "quad/talbot.h"
@@ -118,10 +118,10 @@ static void test_rule_alloc(void **state) {
     sumg += r->wg[m];
     /* the tabulated path pieces give ekoc_talbot_point's bits, for both offsets */
     ekoc_talbot_point(r->u[m], -3.7, 1, &n1, &d1);
-    ekoc_bd_path(r->theta[m], r->tc[m], r->dj[m], -3.7, 1, &n2, &d2);
+    ekoc_batch_path(r->theta[m], r->tc[m], r->dj[m], -3.7, 1, &n2, &d2);
     assert_true(n1.re == n2.re && n1.im == n2.im && d1.re == d2.re && d1.im == d2.im);
     ekoc_talbot_point(r->u[m], -0.01, 0, &n1, &d1);
-    ekoc_bd_path(r->theta[m], r->tc[m], r->dj[m], -0.01, 0, &n2, &d2);
+    ekoc_batch_path(r->theta[m], r->tc[m], r->dj[m], -0.01, 0, &n2, &d2);
     assert_true(n1.re == n2.re && n1.im == n2.im && d1.re == d2.re && d1.im == d2.im);
   }
   assert_close(sum, 0.45, 1e-14, 0.0);
@@ -138,7 +138,7 @@ static void test_rule_alloc(void **state) {
   assert_int_equal(ekoc_batch_kronrod(0, NULL, NULL, NULL), EKOC_ERR_NULL_POINTER);
 }
 
-/* ekoc_bd_basis_all (the batch/GPU basis transform) is bitwise
+/* ekoc_batch_basis_all (the batch/GPU basis transform) is bitwise
  * ekoc_basis_mellin_all, for degrees 1..5, on and off the grid points. */
 static void test_basis_all_bitwise(void **state) {
   static const double pts[4][2] = {{2.5, 1.5}, {0.4, 0.05}, {-1.3, 2.0}, {1.0, -7.5}};
@@ -149,9 +149,9 @@ static void test_basis_all_bitwise(void **state) {
   assert_int_equal(ekoc_grid_lambert(17, 1e-5, grid), EKOC_OK);
   for (deg = 1; deg <= 5; ++deg) {
     ekoc_interp *in = NULL;
-    double table[EKOC_BD_TABLE_LEN(17, 5)];
+    double table[EKOC_BATCH_TABLE_LEN(17, 5)];
     assert_int_equal(ekoc_interp_alloc(grid, 17, deg, &in), EKOC_OK);
-    ekoc_bd_area_table(in->area_offset, in->area, in->n, deg, table);
+    ekoc_batch_area_table(in->area_offset, in->area, in->n, deg, table);
     for (p = 0; p < 4; ++p)
       for (k = 0; k < 17; ++k) {
         double logx[2] = {in->logx[k], in->logx[k] - 0.01};
@@ -159,7 +159,7 @@ static void test_basis_all_bitwise(void **state) {
         for (t = 0; t < 2; ++t) {
           ekoc_complex n = c_make(pts[p][0], pts[p][1]);
           ekoc_basis_mellin_all(in->logx, in->area_offset, in->area, in->n, deg, n, logx[t], a);
-          ekoc_bd_basis_all(in->logx, table, in->n, deg, n, logx[t], b);
+          ekoc_batch_basis_all(in->logx, table, in->n, deg, n, logx[t], b);
           for (j = 0; j < 17; ++j) assert_true(memcmp(&a[j], &b[j], sizeof a[j]) == 0);
         }
       }

@@ -1,9 +1,10 @@
 /* test_gpu_math.c: the device math of the gpu backend, compiled for the host
- * (src/gpu/batch_device.h, src/gpu/batch_host.[ch]): the tower path of every
- * N-space family against the CPU evaluator ekoc_nspace_eval, the CUDA
- * kernels' per-thread bodies run in plain loops (with libekoc_cuda.so's
- * buffer layouts and row chunks) against the CPU batch driver, and the gpu
- * backend itself, which skips with its reason where no device is present. */
+ * (src/ad/nspace.h, src/quad/batch_math.h, src/quad/batch_kernels.h): the
+ * towers of every N-space family against the single-point ekore calls and
+ * the one-point evaluator ekoc_nspace_eval, the CUDA kernels' per-thread
+ * bodies run in plain loops (with libekoc_cuda.so's buffer layouts and row
+ * chunks) against the CPU batch driver, and the gpu backend itself, which
+ * skips with its reason where no device is present. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,9 +19,12 @@
 
 #include "ad/beta.h"
 #include "ekoc.h"
-#include "gpu/batch_device.h"
-#include "gpu/batch_host.h"
-#include "quad/batch_nodes.h"
+#include "ad/nspace.h"
+#include "ekore.h"
+#include "quad/batch_kernels.h"
+#include "quad/batch_math.h"
+#include "quad/batch_plan.h"
+#include "quad/batch_rule.h"
 #include "quad/interp.h"
 #include "quad/job.h"
 #include "test_util.h"
@@ -44,15 +48,11 @@ static void cfg_make(ekoc_nspace_config *c, int kind, int family, int order, int
   ekoc_beta_coefficients(nf, c->beta);
 }
 
-/* Towers from ekoc_batch_towers then ekoc_bd_family equal ekoc_nspace_eval
- * bitwise: every method, order, scale-variation mode and matching method,
- * both families, at 40 points of two Talbot paths (plus a few off them). */
-static void test_towers_equal_cpu_evaluator(void **state) {
-  enum { NP = 44 };
-  double nre[NP], nim[NP], scratch[EKOC_BATCH_TOWER_SCRATCH(NP)];
-  ekoc_complex tower[NP * EKOC_BD_MAX_TOWER];
-  int kind, fam, order, method, sv, mm, p, e, checked = 0;
-  (void)state;
+enum { NP = 44 };
+
+/* 40 points of two Talbot paths (offsets 0 and 1) plus a few off them. */
+static void test_points(double *nre, double *nim) {
+  int p;
   for (p = 0; p < 40; ++p) {
     double u = 0.5 + 0.44 * p / 39.0, logx = p < 20 ? -9.2 : -0.3;
     ekoc_complex n, dn;
@@ -64,6 +64,60 @@ static void test_towers_equal_cpu_evaluator(void **state) {
   nre[41] = 0.7, nim[41] = -3.2;
   nre[42] = 17.0, nim[42] = 40.0;
   nre[43] = 1.9, nim[43] = 0.0;
+}
+
+/* The towers of ekoc_nspace_towers (ekore's batch calls for evolution) hold
+ * bitwise what the single-point ekore calls give at each point: every
+ * family, order and nf, the OMEs at two ln(mu_h^2/m_h^2). */
+static void test_towers_equal_single_point_ekore(void **state) {
+  double nre[NP], nim[NP], scratch[EKOC_NSPACE_TOWER_SCRATCH(NP)], re[EKOC_NSPACE_MAX_TOWER], im[EKOC_NSPACE_MAX_TOWER];
+  ekoc_complex tower[NP * EKOC_NSPACE_MAX_TOWER];
+  static const uint32_t modes[3] = {EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V};
+  int kind, fam, order, nf, lg, p, m, i, checked = 0;
+  (void)state;
+  test_points(nre, nim);
+  for (kind = 0; kind < 2; ++kind)
+    for (fam = 0; fam < 2; ++fam)
+      for (order = 1; order <= (kind ? 2 : 3); ++order)
+        for (nf = 3; nf <= 6; ++nf)
+          for (lg = 0; lg < (kind ? 2 : 1); ++lg) {
+            ekoc_nspace_config c;
+            int len;
+            cfg_make(&c, kind, fam, order, nf, 0, 0, 0);
+            c.ome_log = kind ? (lg ? 0.8 : -0.4) : 0.0;
+            len = ekoc_nspace_tower_len(&c);
+            assert_int_equal(ekoc_nspace_towers(&c, NP, nre, nim, scratch, tower), EKOC_OK);
+            for (p = 0; p < NP; ++p) {
+              const ekoc_complex *t = tower + (size_t)p * len;
+              for (m = 0; m < (kind == 0 && fam == 0 ? 3 : 1); ++m) {
+                int32_t rc, w = kind == 0 && fam == 0 ? order : len;
+                if (kind == 0)
+                  rc = fam == 0 ? ekore_gamma_ns(order, modes[m], nre[p], nim[p], nf, re, im)
+                                : ekore_gamma_singlet(order, nre[p], nim[p], nf, re, im);
+                else
+                  rc = fam == 0 ? ekore_ome_ns(order, nre[p], nim[p], nf, c.ome_log, re, im)
+                                : ekore_ome_singlet(order, nre[p], nim[p], nf, c.ome_log, re, im);
+                assert_int_equal(rc, 0);
+                for (i = 0; i < w; ++i, ++checked)
+                  if (memcmp(&t[m * w + i].re, &re[i], sizeof re[i]) || memcmp(&t[m * w + i].im, &im[i], sizeof im[i]))
+                    fail_msg("kind %d family %d order %d nf %d point %d mode %d entry %d: (%.17g,%.17g) vs "
+                             "(%.17g,%.17g)",
+                             kind, fam, order, nf, p, m, i, t[m * w + i].re, t[m * w + i].im, re[i], im[i]);
+              }
+            }
+          }
+  assert_true(checked > 20000);
+}
+
+/* Towers for many points then ekoc_nspace_from_tower equal the one-point
+ * evaluator ekoc_nspace_eval bitwise: every method, order, scale-variation
+ * mode and matching method, both families. */
+static void test_towers_equal_cpu_evaluator(void **state) {
+  double nre[NP], nim[NP], scratch[EKOC_NSPACE_TOWER_SCRATCH(NP)];
+  ekoc_complex tower[NP * EKOC_NSPACE_MAX_TOWER];
+  int kind, fam, order, method, sv, mm, p, e, checked = 0;
+  (void)state;
+  test_points(nre, nim);
   for (kind = 0; kind < 2; ++kind)
     for (fam = 0; fam < 2; ++fam)
       for (order = kind ? 1 : 1; order <= (kind ? 2 : 3); ++order)
@@ -74,11 +128,11 @@ static void test_towers_equal_cpu_evaluator(void **state) {
               if (kind && sv == 2) continue; /* matchings know no expanded mode */
               cfg_make(&c, kind, fam, order, 3 + (method + order) % 4, method, sv, mm);
               assert_int_equal(ekoc_nspace_cfg_check(&c), EKOC_OK);
-              assert_int_equal(ekoc_batch_towers(&c, NP, nre, nim, scratch, tower), EKOC_OK);
+              assert_int_equal(ekoc_nspace_towers(&c, NP, nre, nim, scratch, tower), EKOC_OK);
               for (p = 0; p < NP; ++p) {
                 ekoc_complex a[EKOC_NSPACE_MAX_ELEMENTS], b[EKOC_NSPACE_MAX_ELEMENTS];
                 int rc = ekoc_nspace_eval(&c, c_make(nre[p], nim[p]), a);
-                int ok = ekoc_bd_family(&c, tower + (size_t)p * ekoc_bd_tower_len(&c), b);
+                int ok = ekoc_nspace_from_tower(&c, tower + (size_t)p * ekoc_nspace_tower_len(&c), b);
                 assert_int_equal(rc == EKOC_OK, ok);
                 if (!ok) continue;
                 for (e = 0; e < ekoc_nspace_family_size(&c); ++e) {
@@ -93,15 +147,22 @@ static void test_towers_equal_cpu_evaluator(void **state) {
   assert_true(checked > 10000);
 }
 
-/* A bad N reaches ekore's domain check through the batch call. */
+/* A bad N reaches ekore's domain check through the batch call; for one point
+ * the message names N. */
 static void test_towers_bad_point(void **state) {
-  double nre[2] = {2.0, 1.0}, nim[2] = {0.0, 0.0}, scratch[EKOC_BATCH_TOWER_SCRATCH(2)];
-  ekoc_complex tower[2 * EKOC_BD_MAX_TOWER];
+  double nre[2] = {2.0, 1.0}, nim[2] = {0.0, 0.0}, scratch[EKOC_NSPACE_TOWER_SCRATCH(2)];
+  ekoc_complex tower[2 * EKOC_NSPACE_MAX_TOWER];
   ekoc_nspace_config c;
   (void)state;
   cfg_make(&c, EKOC_KIND_EVOLUTION, EKOC_FAMILY_SINGLET, 3, 4, 0, 0, 0);
-  assert_int_equal(ekoc_batch_towers(&c, 2, nre, nim, scratch, tower), EKOC_ERR_ANOMALOUS_DIMENSION);
+  assert_int_equal(ekoc_nspace_towers(&c, 2, nre, nim, scratch, tower), EKOC_ERR_ANOMALOUS_DIMENSION);
   assert_non_null(strstr(ekoc_last_error(), "ekore_gamma_singlet_batch"));
+  /* one point: the message names N */
+  assert_int_equal(ekoc_nspace_eval(&c, c_make(1.0, 0.0), tower), EKOC_ERR_ANOMALOUS_DIMENSION);
+  assert_non_null(strstr(ekoc_last_error(), "N=(1,0)"));
+  cfg_make(&c, EKOC_KIND_MATCHING, EKOC_FAMILY_NS, 2, 4, 0, 0, 0);
+  assert_int_equal(ekoc_nspace_eval(&c, c_make(0.0, 0.0), tower), EKOC_ERR_ANOMALOUS_DIMENSION);
+  assert_non_null(strstr(ekoc_last_error(), "ekore_ome_ns at N=(0,0)"));
 }
 
 /* ---- the kernels' bodies, emulated on the host ------------------------------------ */
@@ -165,12 +226,12 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
   size_t nx = in->n, nodes = (size_t)rule->n_nodes, k, idx, k0;
   ekoc_batch_family plans[2];
   double *rulebuf = malloc(5 * nodes * sizeof(double));
-  double *table = malloc(EKOC_BD_TABLE_LEN(in->n, in->degree) * sizeof(double));
+  double *table = malloc(EKOC_BATCH_TABLE_LEN(in->n, in->degree) * sizeof(double));
   int f, e;
   assert_int_equal(ekoc_batch_plan(job, plans), EKOC_OK);
   assert_non_null(rulebuf);
   assert_non_null(table);
-  ekoc_bd_area_table(in->area_offset, in->area, in->n, in->degree, table);
+  ekoc_batch_area_table(in->area_offset, in->area, in->n, in->degree, table);
   memcpy(rulebuf, rule->w, nodes * sizeof(double));
   memcpy(rulebuf + nodes, rule->wg, nodes * sizeof(double));
   memcpy(rulebuf + 2 * nodes, rule->theta, nodes * sizeof(double));
@@ -178,12 +239,13 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
   memcpy(rulebuf + 4 * nodes, rule->dj, nodes * sizeof(double));
   for (f = 0; f < job->n_families; ++f) {
     const ekoc_batch_family *fp = &plans[f];
-    ekoc_bd_fam fa;
-    ekoc_complex *tower = calloc(nx * nodes * EKOC_BD_MAX_TOWER, sizeof(ekoc_complex));
+    ekoc_batch_family_args fa;
+    ekoc_complex *tower = calloc(nx * nodes * EKOC_NSPACE_MAX_TOWER, sizeof(ekoc_complex));
     ekoc_complex *wbuf = calloc(nx * nodes * 2 * EKOC_NSPACE_MAX_ELEMENTS, sizeof(ekoc_complex));
     ekoc_complex *p = calloc(chunk * nodes * nx, sizeof(ekoc_complex));
     double *out = malloc(2 * (size_t)fp->n_el * nx * nx * sizeof(double));
-    double *nre = malloc(2 * nodes * sizeof(double)), *scratch = malloc(EKOC_BATCH_TOWER_SCRATCH(nodes) * sizeof(double));
+    double *nre = malloc(2 * nodes * sizeof(double)),
+           *scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(nodes) * sizeof(double));
     uint8_t *active = malloc(nx);
     int *status = malloc(nx * nodes * sizeof(int));
     assert_true(tower && wbuf && p && out && nre && scratch && active && status);
@@ -199,27 +261,27 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
     }
     for (k = 0; k < nx; ++k) { /* host staging, as gpu_loader.c */
       size_t m;
-      active[k] = in->logx[k] != 0.0 && ekoc_bd_first_basis(in->logx, nx, in->degree, in->logx[k]) < nx;
+      active[k] = in->logx[k] != 0.0 && ekoc_batch_first_basis(in->logx, nx, in->degree, in->logx[k]) < nx;
       if (!active[k]) continue;
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn;
-        ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], fp->singlet_like, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], fp->singlet_like, &n, &dn);
         nre[m] = n.re;
         nre[nodes + m] = n.im;
       }
-      assert_int_equal(ekoc_batch_towers(fp->cfg, nodes, nre, nre + nodes, scratch, tower + k * nodes * fp->len),
+      assert_int_equal(ekoc_nspace_towers(fp->cfg, nodes, nre, nre + nodes, scratch, tower + k * nodes * fp->len),
                        EKOC_OK);
     }
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_bd_kernel_family(&fa, idx, (int32_t)nodes, in->logx, rulebuf, tower, active, wbuf, status);
+      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, in->logx, rulebuf, tower, active, wbuf, status);
     for (idx = 0; idx < nx * nodes; ++idx) assert_int_equal(status[idx], 0);
     for (k0 = 0; k0 < nx; k0 += chunk) {
       size_t rows = nx - k0 < chunk ? nx - k0 : chunk;
       for (idx = 0; idx < rows * nodes; ++idx)
-        ekoc_bd_kernel_basis(idx, k0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf,
-                             active, p);
+        ekoc_batch_thread_basis(idx, k0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf,
+                                active, p);
       for (idx = 0; idx < rows * nx; ++idx)
-        ekoc_bd_kernel_reduce(&fa, idx, k0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
+        ekoc_batch_thread_reduce(&fa, idx, k0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
     }
     for (e = 0; e < fp->n_el; ++e) {
       memcpy(job->elements[fp->job_el[e]].value, out + (size_t)e * nx * nx, nx * nx * sizeof(double));
@@ -312,6 +374,7 @@ static void test_gpu_backend_or_skip(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_towers_equal_single_point_ekore),
       cmocka_unit_test(test_towers_equal_cpu_evaluator),
       cmocka_unit_test(test_towers_bad_point),
       cmocka_unit_test(test_kernels_equal_cpu_batch),

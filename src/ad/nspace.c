@@ -1,5 +1,7 @@
-/* nspace.c: the CPU evaluator of an N-space family, anomalous dimensions and
- * OMEs taken from the ekore crate through its C ABI (include/ekore.h). */
+/* nspace.c: the host side of the N-space evaluator (ad/nspace.h): towers of
+ * anomalous dimensions and OMEs for many N from the ekore crate through its C
+ * ABI (include/ekore.h), the one-point evaluator on top of them, and the
+ * family configuration check. */
 #include "ad/nspace.h"
 
 #include "ad/axes.h"
@@ -10,58 +12,57 @@
 #include "ekore.h"
 #include "status.h"
 
-/* Turns an ekore failure into an ekoc status with the crate's message. */
-static int ekore_failure(int32_t rc, const char *what, ekoc_complex n) {
-  return ekoc_error(EKOC_ERR_ANOMALOUS_DIMENSION, "%s at N=(%g,%g) failed (ekore code %d): %s", what, n.re, n.im,
-                    (int)rc, ekore_last_error());
+/* Turns an ekore failure into an ekoc status with the crate's message (which
+ * names the failing point); a single point's N is named here as well. */
+static int ekore_failure(int32_t rc, const char *what, size_t count, const double *n_re, const double *n_im) {
+  if (count == 1)
+    return ekoc_error(EKOC_ERR_ANOMALOUS_DIMENSION, "%s at N=(%g,%g) failed (ekore code %d): %s", what, n_re[0],
+                      n_im[0], (int)rc, ekore_last_error());
+  return ekoc_error(EKOC_ERR_ANOMALOUS_DIMENSION, "%s failed (ekore code %d): %s", what, (int)rc, ekore_last_error());
 }
 
-static int eval_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out) {
-  ekoc_complex gamma[3][EKOC_MAX_ORDER];
-  double re[3 * EKOC_MAX_ORDER], im[3 * EKOC_MAX_ORDER];
-  int m, i;
-  /* ns+, ns-, nsV sharing the harmonic sums (below NNLO the crate gives nsV = ns-,
-   * below NLO all three = ns+, PHYSICS.md §1.3) */
-  int32_t rc = ekore_gamma_ns_all_batch((uint32_t)cfg->order, &n.re, &n.im, 1, (uint32_t)cfg->nf, re, im);
-  if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch", n);
-  for (m = 0; m < 3; ++m)
-    for (i = 0; i < cfg->order; ++i) gamma[m][i] = c_make(re[m * cfg->order + i], im[m * cfg->order + i]);
-  ekoc_nspace_evolution_ns(cfg, gamma, out);
-  return EKOC_OK;
-}
-
-static int eval_evolution_singlet(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out) {
-  double re[4 * EKOC_MAX_ORDER], im[4 * EKOC_MAX_ORDER];
-  ekoc_cmat2 gamma[EKOC_MAX_ORDER];
-  int i, e;
-  int32_t rc = ekore_gamma_singlet((uint32_t)cfg->order, n.re, n.im, (uint32_t)cfg->nf, re, im);
-  if (rc != 0) return ekore_failure(rc, "ekore_gamma_singlet", n);
-  for (i = 0; i < cfg->order; ++i)
-    for (e = 0; e < 4; ++e) gamma[i].m[e] = c_make(re[4 * i + e], im[4 * i + e]);
-  ekoc_nspace_evolution_singlet(cfg, gamma, out);
-  return EKOC_OK;
-}
-
-static int eval_matching(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out) {
-  int dim = cfg->family == EKOC_FAMILY_NS ? 2 : 3, sz = dim * dim, i;
-  double re[9 * EKOC_MAX_MATCHING_ORDER], im[9 * EKOC_MAX_MATCHING_ORDER];
-  ekoc_complex tower[9 * EKOC_MAX_MATCHING_ORDER];
-  if (cfg->order > 0) {
-    int32_t rc = dim == 2 ? ekore_ome_ns((uint32_t)cfg->order, n.re, n.im, (uint32_t)cfg->nf, cfg->ome_log, re, im)
-                          : ekore_ome_singlet((uint32_t)cfg->order, n.re, n.im, (uint32_t)cfg->nf, cfg->ome_log, re, im);
-    if (rc != 0) return ekore_failure(rc, dim == 2 ? "ekore_ome_ns" : "ekore_ome_singlet", n);
-    for (i = 0; i < sz * cfg->order; ++i) tower[i] = c_make(re[i], im[i]);
+int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                       double *scratch, ekoc_complex *tower) {
+  size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
+  size_t order = (size_t)cfg->order, i;
+  double *re = scratch, *im = scratch + count * EKOC_NSPACE_MAX_TOWER;
+  int32_t rc;
+  if (count == 0 || len == 0) return EKOC_OK;
+  if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
+    /* the three sectors in one call sharing each point's harmonic sums (below
+     * NNLO the crate gives nsV = ns-, below NLO all three = ns+, PHYSICS.md
+     * §1.3); its layout (3p + m)*order + i is the tower's: len = 3*order */
+    rc = ekore_gamma_ns_all_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
+    if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch", count, n_re, n_im);
+    for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
+  } else if (cfg->kind == EKOC_KIND_EVOLUTION) {
+    /* each point bitwise ekore_gamma_singlet's (the crate's contract) */
+    rc = ekore_gamma_singlet_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
+    if (rc != 0) return ekore_failure(rc, "ekore_gamma_singlet_batch", count, n_re, n_im);
+    for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
+  } else {
+    for (p = 0; p < count; ++p) {
+      rc = cfg->family == EKOC_FAMILY_NS
+               ? ekore_ome_ns((uint32_t)order, n_re[p], n_im[p], (uint32_t)cfg->nf, cfg->ome_log, re, im)
+               : ekore_ome_singlet((uint32_t)order, n_re[p], n_im[p], (uint32_t)cfg->nf, cfg->ome_log, re, im);
+      if (rc != 0)
+        return ekore_failure(rc, cfg->family == EKOC_FAMILY_NS ? "ekore_ome_ns" : "ekore_ome_singlet", 1, n_re + p,
+                             n_im + p);
+      for (i = 0; i < len; ++i) tower[p * len + i] = c_make(re[i], im[i]);
+    }
   }
-  if (!ekoc_nspace_matching(cfg, tower, out))
-    return ekoc_error(EKOC_ERR_NUMERICAL, "matching matrix at N=(%g,%g) is singular (backward exact inversion)", n.re,
-                      n.im);
   return EKOC_OK;
 }
 
 int ekoc_nspace_eval(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out) {
-  if (cfg->kind == EKOC_KIND_EVOLUTION)
-    return cfg->family == EKOC_FAMILY_NS ? eval_evolution_ns(cfg, n, out) : eval_evolution_singlet(cfg, n, out);
-  return eval_matching(cfg, n, out);
+  double scratch[EKOC_NSPACE_TOWER_SCRATCH(1)];
+  ekoc_complex tower[EKOC_NSPACE_MAX_TOWER];
+  int rc = ekoc_nspace_towers(cfg, 1, &n.re, &n.im, scratch, tower);
+  if (rc != EKOC_OK) return rc;
+  if (!ekoc_nspace_from_tower(cfg, tower, out))
+    return ekoc_error(EKOC_ERR_NUMERICAL, "matching matrix at N=(%g,%g) is singular (backward exact inversion)", n.re,
+                      n.im);
+  return EKOC_OK;
 }
 
 int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {

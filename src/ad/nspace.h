@@ -1,17 +1,29 @@
-/* nspace.h: everything the Mellin inversion needs at one complex N, for one
- * "family" of operator elements that share the inversion path.
+/* nspace.h: the N-space evaluator, everything the Mellin inversion needs at
+ * complex N for one "family" of operator elements that share the inversion
+ * path. The one place that knows the families, their towers and how ekore
+ * fills them: the CPU evaluator (ekoc_nspace_eval), the batch drivers and the
+ * CUDA kernels all go through the functions below, so a new order or axis is
+ * added here.
  *
  * A family is the set of elements evaluated together at the same N:
  *  - evolution, non-singlet (path offset 0): ns+, ns-, nsV          (3 elements)
  *  - evolution, singlet     (path offset 1): qq, qg, gq, gg          (4, (Sigma, g) order)
  *  - matching, non-singlet  (offset 0): (200,200), (91,91)           (2: (q,q) and (H,H) of the (q,H) block)
  *  - matching, singlet      (offset 1): 3x3 row-major in (g, q, H)    (9)
- * The functions in this header take the anomalous dimensions / OMEs as input
- * and are host+device (the GPU path runs the very same code); nspace.c adds
- * the CPU evaluator that fetches them from the ekore crate.
+ *
+ * Evaluation at N goes in two steps:
+ *  1. the family's tower at N (the anomalous dimensions gamma^(i)(N) or the
+ *     OMEs of every order, ekoc_nspace_tower_len complex numbers), fetched
+ *     from the ekore crate for many points at once (ekoc_nspace_towers,
+ *     nspace.c, host only);
+ *  2. the family's elements from the tower (ekoc_nspace_from_tower), which
+ *     is host+device: the GPU path runs the very same code.
+ * ekoc_nspace_eval is these two steps for one point.
  */
 #ifndef EKOC_AD_NSPACE_H
 #define EKOC_AD_NSPACE_H
+
+#include <stddef.h>
 
 #include "ad/ad_math.h"
 #include "ad/kernel_ns.h"
@@ -98,10 +110,70 @@ EKOC_HD int ekoc_nspace_matching(const ekoc_nspace_cfg *cfg, ekoc_complex *tower
   return 1;
 }
 
-/* CPU evaluator (nspace.c): fetches gamma / OMEs from the ekore crate at N and
- * writes the family's elements to `out` (EKOC_NSPACE_MAX_ELEMENTS slots).
- * Returns EKOC_OK, or an error code with ekoc_last_error() set (then `out`
- * holds no meaningful value). No allocation. */
+/* ---- towers: the per-N input of a family, as ekore gives it ---------------------- */
+
+/* Largest tower: the singlet matching at O(a_s^2), 2 x (3x3). */
+#define EKOC_NSPACE_MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER)
+/* every evolution tower fits as well (compile-time check, C and C++) */
+typedef char ekoc_nspace_evolution_tower_fits_[4 * EKOC_MAX_ORDER <= EKOC_NSPACE_MAX_TOWER ? 1 : -1];
+
+/* Complex numbers per point of a family's tower:
+ *   evolution ns      3 order   [mode m (ns+, ns-, nsV)][order i]
+ *   evolution singlet 4 order   [order i][qq, qg, gq, gg]
+ *   matching ns       4 order   [order i][2x2 row-major in (q, H)]
+ *   matching singlet  9 order   [order i][3x3 row-major in (g, q, H)] */
+EKOC_HD int ekoc_nspace_tower_len(const ekoc_nspace_cfg *cfg) {
+  if (cfg->kind == EKOC_KIND_EVOLUTION) return (cfg->family == EKOC_FAMILY_NS ? 3 : 4) * cfg->order;
+  return (cfg->family == EKOC_FAMILY_NS ? 4 : 9) * cfg->order;
+}
+
+/* The family's elements (ekoc_nspace_family_size of them) at one N from its
+ * tower (layout of ekoc_nspace_tower_len). The tower is read, not modified.
+ * Returns 1, or 0 when a backward-exact matching matrix is singular. */
+EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower, ekoc_complex *out) {
+  int i, m;
+  if (cfg->kind == EKOC_KIND_EVOLUTION) {
+    if (cfg->family == EKOC_FAMILY_NS) {
+      ekoc_complex gamma[3][EKOC_MAX_ORDER];
+      for (m = 0; m < 3; ++m)
+        for (i = 0; i < cfg->order; ++i) gamma[m][i] = tower[m * cfg->order + i];
+      ekoc_nspace_evolution_ns(cfg, gamma, out);
+    } else {
+      ekoc_cmat2 gamma[EKOC_MAX_ORDER];
+      for (i = 0; i < cfg->order; ++i)
+        for (m = 0; m < 4; ++m) gamma[i].m[m] = tower[4 * i + m];
+      ekoc_nspace_evolution_singlet(cfg, gamma, out);
+    }
+    return 1;
+  } else {
+    ekoc_complex t[EKOC_NSPACE_MAX_TOWER]; /* the scale-variation shift works in place */
+    int len = ekoc_nspace_tower_len(cfg);
+    for (i = 0; i < len; ++i) t[i] = tower[i];
+    return ekoc_nspace_matching(cfg, t, out);
+  }
+}
+
+/* ---- host only (nspace.c): the ekore crate -------------------------------------- */
+
+/* Doubles of scratch ekoc_nspace_towers needs for `count` points. */
+#define EKOC_NSPACE_TOWER_SCRATCH(count) (2 * (size_t)(count) * EKOC_NSPACE_MAX_TOWER)
+
+/* Fills tower[p * len + t] (len = ekoc_nspace_tower_len(cfg)) for the `count`
+ * points N_p = n_re[p] + i n_im[p] of family cfg from the ekore crate: one
+ * batch call for the three non-singlet sectors (sharing each point's
+ * harmonic sums; modes equal at the order, PHYSICS.md §1.3, come out equal),
+ * one for the singlet, one OME call per point for matchings. `scratch` holds
+ * EKOC_NSPACE_TOWER_SCRATCH(count) doubles. No allocation. Returns EKOC_OK or
+ * EKOC_ERR_ANOMALOUS_DIMENSION with ekore's message (naming the point; N
+ * itself when count is 1), the tower then undefined. */
+int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                       double *scratch, ekoc_complex *tower);
+
+/* The CPU evaluator: the tower at N (ekoc_nspace_towers for one point) and
+ * the family's elements from it (ekoc_nspace_from_tower) into `out`
+ * (EKOC_NSPACE_MAX_ELEMENTS slots). Returns EKOC_OK, or an error code with
+ * ekoc_last_error() set naming N (then `out` holds no meaningful value). No
+ * allocation. */
 int ekoc_nspace_eval(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out);
 
 /* Validates a family configuration (orders, nf, method, finite numbers).

@@ -31,7 +31,7 @@ extern "C" {
 /* One family of a job. */
 typedef struct ekoc_cuda_family {
   ekoc_nspace_config cfg;
-  int32_t tower_len;           /* ekoc_bd_tower_len(&cfg) */
+  int32_t tower_len;           /* ekoc_nspace_tower_len(&cfg) */
   int32_t n_el;                /* elements to invert, 0..9 */
   int32_t element[9];          /* index inside the family */
   int32_t diagonal[9];         /* value 1 at the (x=1, x=1) corner */
@@ -50,8 +50,8 @@ typedef struct ekoc_cuda_job {
   size_t nx;
   int32_t degree;
   const double *logx;         /* nx */
-  const double *table;        /* EKOC_BD_TABLE_LEN(nx, degree): area-major coefficients (ekoc_bd_area_table) */
-  /* the rule (quad/batch_nodes.h) */
+  const double *table;        /* EKOC_BATCH_TABLE_LEN(nx, degree): area-major coefficients (ekoc_batch_area_table) */
+  /* the rule (quad/batch_rule.h) */
   int32_t n_nodes;
   const double *w, *wg, *theta, *tc, *dj; /* n_nodes each */
   int32_t n_families;

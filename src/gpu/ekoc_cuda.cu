@@ -2,9 +2,10 @@
  *
  * Loaded at run time by libekoc (src/gpu/gpu_loader.c) through the one
  * exported symbol ekoc_cuda_entry (interface: src/gpu/cuda_api.h). The math is
- * the host+device code of src/gpu/batch_device.h, the src/ad headers and
- * src/quad/interp.h, i.e. exactly what the CPU batch driver runs; only the
- * launch code below is GPU-only. Compiled with --fmad=false so that the
+ * the host+device code of src/ad/nspace.h (E(N) from a tower),
+ * src/quad/batch_math.h and src/quad/interp.h, i.e. exactly what the CPU
+ * batch driver runs, called through the per-thread bodies of
+ * src/quad/batch_kernels.h; only the launch code below is GPU-only. Compiled with --fmad=false so that the
  * device does the host's operation sequence; results then differ from the CPU
  * batch driver only through the device's libm (exp, sin, cos, log, atan2,
  * hypot: <= 2 ulp), see perf/gpu_check.sh for how that is bounded.
@@ -25,8 +26,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu/batch_device.h"
+#include "ad/nspace.h"
 #include "gpu/cuda_api.h"
+#include "quad/batch_kernels.h"
+#include "quad/batch_math.h"
 
 namespace {
 
@@ -42,7 +45,7 @@ struct ctx_t {
   size_t cap[N_BUF];
 };
 
-typedef ekoc_bd_fam family_args;
+typedef ekoc_batch_family_args family_args;
 
 int fail(int status, char *msg, size_t len, const char *fmt, ...) {
   va_list ap;
@@ -77,7 +80,7 @@ int ensure(ctx_t *c, int i, size_t bytes, char *msg, size_t msg_len) {
 __global__ void k_family(family_args fa, size_t nx, int32_t nodes, const double *logx, const double *rule,
                          const ekoc_complex *tower, const uint8_t *active, ekoc_complex *wbuf, int *status) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx < nx * (size_t)nodes) ekoc_bd_kernel_family(&fa, idx, nodes, logx, rule, tower, active, wbuf, status);
+  if (idx < nx * (size_t)nodes) ekoc_batch_thread_family(&fa, idx, nodes, logx, rule, tower, active, wbuf, status);
 }
 
 __global__ void k_basis(size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes, int singlet_like,
@@ -85,7 +88,7 @@ __global__ void k_basis(size_t k0, size_t rows, size_t nx, int32_t degree, int32
                         ekoc_complex *p) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx < rows * (size_t)nodes)
-    ekoc_bd_kernel_basis(idx, k0, nx, degree, nodes, singlet_like, logx, table, rule, active, p);
+    ekoc_batch_thread_basis(idx, k0, nx, degree, nodes, singlet_like, logx, table, rule, active, p);
 }
 
 __global__ void k_reduce(family_args fa, size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes,
@@ -93,7 +96,7 @@ __global__ void k_reduce(family_args fa, size_t k0, size_t rows, size_t nx, int3
                          const double *rule, const uint8_t *active, const ekoc_complex *wbuf, const ekoc_complex *p,
                          double *out) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx < rows * nx) ekoc_bd_kernel_reduce(&fa, idx, k0, nx, degree, nodes, logx, rule, active, wbuf, p, out);
+  if (idx < rows * nx) ekoc_batch_thread_reduce(&fa, idx, k0, nx, degree, nodes, logx, rule, active, wbuf, p, out);
 }
 
 __global__ void k_bench(ekoc_nspace_config cfg, int32_t len, const ekoc_complex *towers, size_t n_towers,
@@ -104,7 +107,7 @@ __global__ void k_bench(ekoc_nspace_config cfg, int32_t len, const ekoc_complex 
   double s = 0.0;
   if (p < n_points) {
     size = ekoc_nspace_family_size(&cfg);
-    if (ekoc_bd_family(&cfg, towers + (p % n_towers) * (size_t)len, vals)) {
+    if (ekoc_nspace_from_tower(&cfg, towers + (p % n_towers) * (size_t)len, vals)) {
       s = vals[0].re;
       if (p < n_out)
         for (e = 0; e < size; ++e) out[p * EKOC_NSPACE_MAX_ELEMENTS + e] = vals[e];
@@ -200,7 +203,7 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
   double *rule_h;
   if (!c || !job) return fail(EKOC_ERR_NULL_POINTER, msg, msg_len, "ekoc_cuda run: NULL context or job");
   CK(cudaSetDevice(c->device));
-  n_tab = EKOC_BD_TABLE_LEN(nx, job->degree);
+  n_tab = EKOC_BATCH_TABLE_LEN(nx, job->degree);
   for (f = 0; f < job->n_families; ++f) {
     if (job->family[f].tower_len > max_len) max_len = job->family[f].tower_len;
     if (job->family[f].n_el > max_el) max_el = job->family[f].n_el;
@@ -310,7 +313,7 @@ int api_bench_family(void *vc, const ekoc_nspace_config *cfg, const ekoc_complex
                      size_t n_points, ekoc_complex *out, size_t n_out, ekoc_cuda_bench *res, char *msg,
                      size_t msg_len) {
   ctx_t *c = (ctx_t *)vc;
-  int32_t len = ekoc_bd_tower_len(cfg);
+  int32_t len = ekoc_nspace_tower_len(cfg);
   float ms = 0.0f;
   double zero = 0.0;
   int rc;

@@ -24,9 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/batch_host.h"
+#include "ad/nspace.h"
 #include "gpu/cuda_api.h"
-#include "quad/batch_nodes.h"
+#include "quad/batch_math.h"
+#include "quad/batch_plan.h"
+#include "quad/batch_rule.h"
+#include "quad/driver.h"
 #include "quad/interp.h"
 #include "quad/job.h"
 #include "status.h"
@@ -99,7 +102,8 @@ static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, c
 #pragma omp parallel num_threads(n_threads)
   {
     size_t nodes = (size_t)rule->n_nodes;
-    double *nre = malloc(2 * nodes * sizeof(double)), *scratch = malloc(EKOC_BATCH_TOWER_SCRATCH(nodes) * sizeof(double));
+    double *nre = malloc(2 * nodes * sizeof(double)),
+           *scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(nodes) * sizeof(double));
     long k;
     int ok = nre && scratch;
 #pragma omp for schedule(dynamic, 1)
@@ -109,18 +113,18 @@ static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, c
       int rc, stop;
 #pragma omp atomic read
       stop = status;
-      active[k] = logx != 0.0 && ekoc_bd_first_basis(in->logx, in->n, in->degree, logx) < in->n;
+      active[k] = logx != 0.0 && ekoc_batch_first_basis(in->logx, in->n, in->degree, logx) < in->n;
       if (!active[k] || stop != EKOC_OK) continue;
       if (!ok) {
         rc = ekoc_error(EKOC_ERR_NO_MEMORY, "gpu: out of host memory for the tower scratch");
       } else {
         for (m = 0; m < rule->n_nodes; ++m) {
           ekoc_complex n, dn;
-          ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], logx, fp->singlet_like, &n, &dn);
+          ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], logx, fp->singlet_like, &n, &dn);
           nre[m] = n.re;
           nre[nodes + (size_t)m] = n.im;
         }
-        rc = ekoc_batch_towers(fp->cfg, nodes, nre, nre + nodes, scratch, tower + (size_t)k * nodes * (size_t)fp->len);
+        rc = ekoc_nspace_towers(fp->cfg, nodes, nre, nre + nodes, scratch, tower + (size_t)k * nodes * (size_t)fp->len);
       }
       if (rc != EKOC_OK) {
 #pragma omp critical(ekoc_gpu_stage)
@@ -171,12 +175,12 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
   cj.nx = nx;
   cj.degree = job->interp->degree;
   cj.logx = job->interp->logx;
-  table = malloc(EKOC_BD_TABLE_LEN(nx, job->interp->degree) * sizeof(double));
+  table = malloc(EKOC_BATCH_TABLE_LEN(nx, job->interp->degree) * sizeof(double));
   if (!table) {
     ekoc_batch_rule_free(rule);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "gpu: out of host memory for the coefficient table (nx=%zu)", nx);
   }
-  ekoc_bd_area_table(job->interp->area_offset, job->interp->area, nx, job->interp->degree, table);
+  ekoc_batch_area_table(job->interp->area_offset, job->interp->area, nx, job->interp->degree, table);
   cj.table = table;
   cj.n_nodes = rule->n_nodes;
   cj.w = rule->w;

@@ -38,17 +38,14 @@ typedef struct ekoc_quad_job {
   ekoc_quad_element elements[EKOC_JOB_MAX_ELEMENTS];
 } ekoc_quad_job;
 
-/* Progress of a computation over all its parts (rows done / total). */
+/* Progress of a computation over all its parts (rows done / total); the
+ * drivers count rows with ekoc_quad_progress_row (quad/driver.h). */
 typedef struct ekoc_quad_progress {
   int (*fn)(void *data, uint64_t done, uint64_t total); /* may be NULL */
   void *data;
   uint64_t done, total;
   int32_t cancelled;
 } ekoc_quad_progress;
-
-/* Counts one finished row; returns EKOC_ERR_CANCELLED (with a message) when
- * the callback asks to stop. Thread-safe (serialised). */
-int ekoc_quad_progress_row(ekoc_quad_progress *p);
 
 /* Driver settings (eko's defaults: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05). */
 typedef struct ekoc_quad_settings {
@@ -62,22 +59,6 @@ typedef struct ekoc_quad_settings {
   ekoc_nspace_cache *nspace_cache; /* batch driver: N-space values kept between parts, may be NULL;
                                      bound by the caller (quad/nspace_cache.h) */
 } ekoc_quad_settings;
-
-/* Row k of every element reset with eko's conventions: zero values, errors
- * and flags, and the (x=1, x=1) corner at its initial value. Shared by the
- * drivers. */
-void ekoc_quad_row_init(const ekoc_quad_job *job, size_t k);
-
-/* The first fatal error of a parallel region, carried back to the calling
- * thread (ekoc_last_error is thread-local): ekoc_quad_fatal_record copies the
- * recording thread's message once, ekoc_quad_fatal_status reads the status
- * (drivers stop early once it is set). */
-typedef struct ekoc_quad_fatal {
-  int status;
-  char message[256];
-} ekoc_quad_fatal;
-void ekoc_quad_fatal_record(ekoc_quad_fatal *f, int status);
-int ekoc_quad_fatal_status(const ekoc_quad_fatal *f);
 
 /* The adaptive driver: one GSL QAGS integral per (k, j, element), threads over
  * k with one workspace each. Elements whose integral misses the tolerance are

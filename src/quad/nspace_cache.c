@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/batch_device.h"
-#include "quad/batch_nodes.h"
+#include "ad/nspace.h"
+#include "quad/batch_rule.h"
 #include "quad/nspace_cache.h"
 #include "status.h"
 
@@ -168,7 +168,7 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
   }
   if (c->n_slots == EKOC_NSPACE_CACHE_SLOTS) return NULL;
   s = &c->slot[c->n_slots];
-  s->v = alloc_rows(c, (size_t)c->n_nodes * (size_t)ekoc_bd_tower_len(cfg), &s->ready);
+  s->v = alloc_rows(c, (size_t)c->n_nodes * (size_t)ekoc_nspace_tower_len(cfg), &s->ready);
   if (!s->v) return NULL;
   s->kind = cfg->kind;
   s->family = cfg->family;

@@ -46,9 +46,9 @@ const struct ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c);
  * parallel loop. */
 ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready);
 
-/* The towers of family cfg, [row k][node m][ekoc_bd_tower_len(cfg)] complex,
- * and their ready flags [row k]; NULL (and *ready NULL) when the budget or
- * the slots are used up. Allocates on first use: call outside the parallel
+/* The towers of family cfg, [row k][node m][ekoc_nspace_tower_len(cfg)]
+ * complex, and their ready flags [row k]; NULL (and *ready NULL) when the
+ * budget or the slots are used up. Allocates on first use: call outside the parallel
  * loop. */
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready);
 

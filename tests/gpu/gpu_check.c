@@ -33,10 +33,12 @@
 
 #include "ad/beta.h"
 #include "ekoc.h"
-#include "gpu/batch_device.h"
-#include "gpu/batch_host.h"
+#include "ad/nspace.h"
 #include "gpu/cuda_api.h"
-#include "quad/batch_nodes.h"
+#include "quad/batch_kernels.h"
+#include "quad/batch_math.h"
+#include "quad/batch_plan.h"
+#include "quad/batch_rule.h"
 #include "quad/interp.h"
 #include "quad/job.h"
 
@@ -155,8 +157,8 @@ static double *rounding_scale(const job_data *d) {
   size_t nx = in->n, nodes = (size_t)d->rule->n_nodes, k, m, j;
   int ne = d->job.n_elements, e;
   double *S = calloc((size_t)ne * nx * nx, sizeof *S), *absp = malloc(nx * sizeof *absp);
-  double nre[2], scratch[EKOC_BATCH_TOWER_SCRATCH(1)];
-  ekoc_complex tower[EKOC_BD_MAX_TOWER];
+  double nre[2], scratch[EKOC_NSPACE_TOWER_SCRATCH(1)];
+  ekoc_complex tower[EKOC_NSPACE_MAX_TOWER];
   if (!S || !absp) return NULL;
   for (e = 0; e < ne; ++e) {
     const ekoc_quad_element *el = &d->job.elements[e];
@@ -164,17 +166,18 @@ static double *rounding_scale(const job_data *d) {
     int singlet = ekoc_nspace_singlet_like(cfg);
     for (k = 0; k < nx; ++k) {
       double logx = in->logx[k];
-      if (logx == 0.0 || ekoc_bd_first_basis(in->logx, nx, in->degree, logx) >= nx) continue;
+      if (logx == 0.0 || ekoc_batch_first_basis(in->logx, nx, in->degree, logx) >= nx) continue;
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn, vals[EKOC_NSPACE_MAX_ELEMENTS];
         ekoc_complex f[EKOC_INTERP_MAX_DEGREE + 1], t_lo[EKOC_INTERP_MAX_DEGREE + 1], t_hi[EKOC_INTERP_MAX_DEGREE + 1];
         size_t a;
         int have_lo = 0, i;
         double wabs;
-        ekoc_bd_path(d->rule->theta[m], d->rule->tc[m], d->rule->dj[m], logx, singlet, &n, &dn);
+        ekoc_batch_path(d->rule->theta[m], d->rule->tc[m], d->rule->dj[m], logx, singlet, &n, &dn);
         nre[0] = n.re;
         nre[1] = n.im;
-        if (ekoc_batch_towers(cfg, 1, &nre[0], &nre[1], scratch, tower) != EKOC_OK || !ekoc_bd_family(cfg, tower, vals))
+        if (ekoc_nspace_towers(cfg, 1, &nre[0], &nre[1], scratch, tower) != EKOC_OK ||
+            !ekoc_nspace_from_tower(cfg, tower, vals))
           continue;
         /* |W| before the subtraction: the rounding of K - s is eps (|K| + |s|) */
         wabs = (c_abs(vals[el->element]) + fabs(el->subtract)) * c_abs(dn) * (d->rule->w[m] + d->rule->wg[m]) / EKOC_PI;
@@ -185,8 +188,8 @@ static double *rounding_scale(const job_data *d) {
           size_t kmin = ekoc_interp_block_kmin(a, nx, in->degree);
           if (ekoc_interp_skip_(logx, in->logx[a + 1])) continue;
           lower = !ekoc_interp_drop_(logx, in->logx[a]);
-          if (lower && !have_lo) ekoc_bd_node_terms(n, f, in->logx[a], logx, in->degree, t_lo);
-          ekoc_bd_node_terms(n, f, in->logx[a + 1], logx, in->degree, t_hi);
+          if (lower && !have_lo) ekoc_batch_node_terms(n, f, in->logx[a], logx, in->degree, t_lo);
+          ekoc_batch_node_terms(n, f, in->logx[a + 1], logx, in->degree, t_hi);
           for (j = kmin; j <= kmin + (size_t)in->degree; ++j) {
             const double *coef =
                 in->area + (in->area_offset[j] + (a - ekoc_interp_first_area(j, in->degree))) * EKOC_AREA_STRIDE(in->degree) + 2;
@@ -211,11 +214,11 @@ static int emulate_run(job_data *d) {
   size_t nx = in->n, nodes = (size_t)rule->n_nodes, k, idx;
   ekoc_batch_family plans[2];
   double *rulebuf = malloc(5 * nodes * sizeof(double));
-  double *table = malloc(EKOC_BD_TABLE_LEN(in->n, in->degree) * sizeof(double));
+  double *table = malloc(EKOC_BATCH_TABLE_LEN(in->n, in->degree) * sizeof(double));
   int f, e, rc = ekoc_batch_plan(&d->job, plans);
   if (rc != EKOC_OK || !rulebuf) return rc ? rc : EKOC_ERR_NO_MEMORY;
   if (!table) return EKOC_ERR_NO_MEMORY;
-  ekoc_bd_area_table(in->area_offset, in->area, in->n, in->degree, table);
+  ekoc_batch_area_table(in->area_offset, in->area, in->n, in->degree, table);
   memcpy(rulebuf, rule->w, nodes * sizeof(double));
   memcpy(rulebuf + nodes, rule->wg, nodes * sizeof(double));
   memcpy(rulebuf + 2 * nodes, rule->theta, nodes * sizeof(double));
@@ -223,12 +226,13 @@ static int emulate_run(job_data *d) {
   memcpy(rulebuf + 4 * nodes, rule->dj, nodes * sizeof(double));
   for (f = 0; f < 2 && rc == EKOC_OK; ++f) {
     const ekoc_batch_family *fp = &plans[f];
-    ekoc_bd_fam fa;
-    ekoc_complex *tower = calloc(nx * nodes * EKOC_BD_MAX_TOWER, sizeof(ekoc_complex));
+    ekoc_batch_family_args fa;
+    ekoc_complex *tower = calloc(nx * nodes * EKOC_NSPACE_MAX_TOWER, sizeof(ekoc_complex));
     ekoc_complex *wbuf = calloc(nx * nodes * 2 * EKOC_NSPACE_MAX_ELEMENTS, sizeof(ekoc_complex));
     ekoc_complex *p = calloc(nx * nodes * nx, sizeof(ekoc_complex));
     double *out = malloc(2 * (size_t)(fp->n_el + 1) * nx * nx * sizeof(double));
-    double *nre = malloc(2 * nodes * sizeof(double)), *scratch = malloc(EKOC_BATCH_TOWER_SCRATCH(nodes) * sizeof(double));
+    double *nre = malloc(2 * nodes * sizeof(double)),
+           *scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(nodes) * sizeof(double));
     uint8_t *active = malloc(nx);
     int *status = malloc(nx * nodes * sizeof(int));
     if (fp->n_el == 0 || !tower || !wbuf || !p || !out || !nre || !scratch || !active || !status) goto next;
@@ -244,27 +248,27 @@ static int emulate_run(job_data *d) {
     }
     for (k = 0; k < nx && rc == EKOC_OK; ++k) {
       size_t m;
-      active[k] = in->logx[k] != 0.0 && ekoc_bd_first_basis(in->logx, nx, in->degree, in->logx[k]) < nx;
+      active[k] = in->logx[k] != 0.0 && ekoc_batch_first_basis(in->logx, nx, in->degree, in->logx[k]) < nx;
       if (!active[k]) continue;
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn;
-        ekoc_bd_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], fp->singlet_like, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], fp->singlet_like, &n, &dn);
         nre[m] = n.re;
         nre[nodes + m] = n.im;
       }
-      rc = ekoc_batch_towers(fp->cfg, nodes, nre, nre + nodes, scratch, tower + k * nodes * fp->len);
+      rc = ekoc_nspace_towers(fp->cfg, nodes, nre, nre + nodes, scratch, tower + k * nodes * fp->len);
     }
     if (rc != EKOC_OK) goto next;
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_bd_kernel_family(&fa, idx, (int32_t)nodes, in->logx, rulebuf, tower, active, wbuf, status);
+      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, in->logx, rulebuf, tower, active, wbuf, status);
     for (idx = 0; idx < nx * nodes; ++idx)
       if (status[idx]) rc = EKOC_ERR_NUMERICAL;
     if (rc != EKOC_OK) goto next;
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_bd_kernel_basis(idx, 0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf,
-                           active, p);
+      ekoc_batch_thread_basis(idx, 0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf, active,
+                              p);
     for (idx = 0; idx < nx * nx; ++idx)
-      ekoc_bd_kernel_reduce(&fa, idx, 0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
+      ekoc_batch_thread_reduce(&fa, idx, 0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
     for (e = 0; e < fp->n_el; ++e) {
       memcpy(d->val[fp->job_el[e]], out + (size_t)e * nx * nx, nx * nx * sizeof(double));
       memcpy(d->err[fp->job_el[e]], out + ((size_t)fp->n_el + e) * nx * nx, nx * nx * sizeof(double));
@@ -362,7 +366,7 @@ static int check_jobs(int n_jobs, int emulate, tally *t) {
 static int bench_kernel(const ekoc_cuda_api *api, size_t n_points) {
   enum { NT = 100000, NCHK = 10000 };
   ekoc_nspace_config c;
-  double *nre = malloc(2 * NT * sizeof(double)), *scratch = malloc(EKOC_BATCH_TOWER_SCRATCH(NT) * sizeof(double));
+  double *nre = malloc(2 * NT * sizeof(double)), *scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(NT) * sizeof(double));
   ekoc_complex *towers = malloc((size_t)NT * 12 * sizeof(ekoc_complex));
   ekoc_complex *out = malloc((size_t)NCHK * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
   ekoc_cuda_bench res;
@@ -390,7 +394,7 @@ static int bench_kernel(const ekoc_cuda_api *api, size_t n_points) {
     nre[NT + i] = n.im;
   }
   t0 = now_s();
-  rc = ekoc_batch_towers(&c, NT, nre, nre + NT, scratch, towers);
+  rc = ekoc_nspace_towers(&c, NT, nre, nre + NT, scratch, towers);
   t_tower = now_s() - t0;
   if (rc != EKOC_OK) {
     printf("bench: towers failed: %s\n", ekoc_last_error());
@@ -406,7 +410,7 @@ static int bench_kernel(const ekoc_cuda_api *api, size_t n_points) {
   }
   for (i = 0; i < NCHK; ++i) {
     ekoc_complex h[EKOC_NSPACE_MAX_ELEMENTS];
-    ekoc_bd_family(&c, towers + (size_t)(i % NT) * 12, h);
+    ekoc_nspace_from_tower(&c, towers + (size_t)(i % NT) * 12, h);
     for (e = 0; e < 4; ++e) worst = fmax(worst, c_abs(c_sub(h[e], out[(size_t)i * EKOC_NSPACE_MAX_ELEMENTS + e])) / c_abs(h[e]));
   }
   printf("RESULT en_points %zu\n", n_points);

@@ -1,5 +1,5 @@
-/* batch_nodes.h (private): the fixed quadrature rule of the batch and GPU
- * drivers.
+/* batch_rule.h (private): the fixed quadrature rule of the batch and GPU
+ * drivers (batch_rule.c).
  *
  * The upper half of the Talbot path, u in [0.5, 1-cut], is split into
  * `panels` equal panels, each integrated with the (2n+1)-point Gauss-Kronrod
@@ -17,16 +17,12 @@
  * The Talbot pieces that do not depend on the inversion point x (theta,
  * theta cot theta, cot theta - theta / sin^2 theta) are tabulated once per
  * node, so the path point of any x costs a few multiplications
- * (ekoc_bd_path in gpu/batch_device.h, bitwise equal to ekoc_talbot_point).
+ * (ekoc_batch_path in quad/batch_math.h, bitwise equal to ekoc_talbot_point).
  */
-#ifndef EKOC_QUAD_BATCH_NODES_H
-#define EKOC_QUAD_BATCH_NODES_H
+#ifndef EKOC_QUAD_BATCH_RULE_H
+#define EKOC_QUAD_BATCH_RULE_H
 
 #include <stdint.h>
-
-#include "ad/nspace.h"
-
-struct ekoc_quad_job;
 
 /* Largest Gauss order n per panel (2n+1 Kronrod nodes). */
 #define EKOC_BATCH_MAX_POINTS 512
@@ -56,19 +52,5 @@ int ekoc_batch_kronrod(int32_t n, double *x, double *wk, double *wg);
  * On failure *out is untouched and a message is recorded. */
 int ekoc_batch_rule_alloc(int32_t panels, int32_t points, double cut, ekoc_batch_rule **out);
 void ekoc_batch_rule_free(ekoc_batch_rule *rule); /* NULL is fine */
-
-/* What one family of a job contributes: the elements to invert. */
-typedef struct ekoc_batch_family {
-  const ekoc_nspace_cfg *cfg;
-  int32_t singlet_like, len, n_el; /* len: ekoc_bd_tower_len */
-  int32_t element[EKOC_NSPACE_MAX_ELEMENTS]; /* index inside the family */
-  int32_t job_el[EKOC_NSPACE_MAX_ELEMENTS];  /* index into job->elements */
-  double subtract[EKOC_NSPACE_MAX_ELEMENTS];
-} ekoc_batch_family;
-
-/* Checks a job (families, element indices, output matrices) and groups its
- * elements by family into plans[0..n_families-1]. EKOC_OK or an error naming
- * the bad field; plans are written only on success. */
-int ekoc_batch_plan(const struct ekoc_quad_job *job, ekoc_batch_family plans[2]);
 
 #endif

@@ -1,0 +1,148 @@
+/* batch_math.h: the math of the fixed-node batch inversion, shared by the CPU
+ * batch driver (quad/batch.c, compiled by gcc) and the CUDA kernels
+ * (gpu/ekoc_cuda.cu, compiled by nvcc, through quad/batch_kernels.h).
+ * Host+device (EKOC_HD), common subset of C11 and C++, no allocation, no
+ * failure paths beyond return codes.
+ *
+ * The inversion of one target point x_k (ln x_k = logx) for element e of an
+ * N-space family, with the Gauss-Kronrod nodes u_m and weights w_m of the
+ * rule (quad/batch_rule.h):
+ *   O_kj = sum_m Im[P_j(N_m; logx) W_m] + s_e delta_kj,
+ *   W_m  = (w_m/pi) (K_e(N_m) - s_e) N'(u_m),
+ * P_j the closed-form basis transform of PHYSICS.md §4.3 (quad/interp.h),
+ * K_e the family's element from its tower (ad/nspace.h) and s_e the constant
+ * taken out of the element (ekoc_quad_element.subtract).
+ */
+#ifndef EKOC_QUAD_BATCH_MATH_H
+#define EKOC_QUAD_BATCH_MATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ad/ad_math.h"
+#include "quad/interp.h"
+#include "quad/talbot.h"
+
+/* The Talbot point N(u) and dN/du of a tabulated node (theta, tc = theta cot
+ * theta, dj = cot theta - theta/sin^2 theta, see quad/batch_rule.h) for the
+ * inversion point logx; bitwise equal to ekoc_talbot_point(u, ...). */
+EKOC_HD void ekoc_batch_path(double theta, double tc, double dj, double logx, int singlet_like, ekoc_complex *n,
+                             ekoc_complex *dn) {
+  double r = ekoc_talbot_radius(logx);
+  double o = singlet_like ? 1.0 : 0.0;
+  n->re = o + r * tc;
+  n->im = r * theta;
+  dn->re = 2.0 * EKOC_PI * r * dj;
+  dn->im = 2.0 * EKOC_PI * r;
+}
+
+/* W = (w/pi) (K - s) dN: the node's weight times the element (constant s
+ * removed, see ekoc_quad_element.subtract) times the path Jacobian. */
+EKOC_HD ekoc_complex ekoc_batch_weight(ekoc_complex k, double s, ekoc_complex dn, double w) {
+  return c_scale(c_mul(c_add_real(k, -s), dn), w / EKOC_PI);
+}
+
+/* First basis function that can be non-zero at the inversion point logx:
+ * the lowest one of the block of the first area not skipped by eko's rule
+ * (logx < l_{a+1}); n when no area contributes (the whole row is 0). Basis
+ * functions below it have all their areas skipped, so ekoc_basis_mellin_all
+ * gives them exactly 0. */
+EKOC_HD size_t ekoc_batch_first_basis(const double *logx_grid, size_t n, int32_t degree, double logx) {
+  size_t a0 = 0;
+  while (a0 + 1 < n && ekoc_interp_skip_(logx, logx_grid[a0 + 1])) ++a0;
+  if (a0 + 1 >= n) return n;
+  return ekoc_interp_block_kmin(a0, n, degree);
+}
+
+/* 1/i for i = 0..EKOC_INTERP_MAX_DEGREE (0 unused): folded at compile time,
+ * so equal to the division 1.0/(double)i of quad/interp.h. */
+#define EKOC_BATCH_INV_INT(i)                                                                                   \
+  ((i) == 1 ? 1.0 : (i) == 2 ? 1.0 / 2.0 : (i) == 3 ? 1.0 / 3.0 : (i) == 4 ? 1.0 / 4.0 : (i) == 5 ? 1.0 / 5.0 \
+   : (i) == 6 ? 1.0 / 6.0 : (i) == 7 ? 1.0 / 7.0 : (i) == 8 ? 1.0 / 8.0 : (i) == 9 ? 1.0 / 9.0              \
+   : (i) == 10 ? 1.0 / 10.0 : (i) == 11 ? 1.0 / 11.0 : (i) == 12 ? 1.0 / 12.0 : (i) == 13 ? 1.0 / 13.0       \
+   : (i) == 14 ? 1.0 / 14.0 : 1.0 / 15.0)
+
+/* ekoc_interp_node_terms_ with the reciprocals 1/i from EKOC_BATCH_INV_INT
+ * instead of divisions; bitwise equal to it. */
+EKOC_HD void ekoc_batch_node_terms(ekoc_complex n, const ekoc_complex *f, double l, double logx, int32_t degree,
+                                   ekoc_complex *t) {
+  ekoc_complex e = c_exp(c_scale(n, l - logx));
+  ekoc_complex mnl = c_scale(n, -l);
+  ekoc_complex u = c_real(1.0), s = c_real(1.0);
+  int32_t i;
+  t[0] = c_mul(c_mul(f[0], e), s);
+  for (i = 1; i <= degree; ++i) {
+    u = c_scale(c_mul(u, mnl), EKOC_BATCH_INV_INT(i));
+    s = c_add(s, u);
+    t[i] = c_mul(c_mul(f[i], e), s);
+  }
+}
+
+/* Doubles of the area-major coefficient table of a basis (ekoc_batch_area_table). */
+#define EKOC_BATCH_TABLE_LEN(n, degree) (((size_t)(n) - 1) * ((size_t)(degree) + 1) * ((size_t)(degree) + 1))
+
+/* The basis coefficients rearranged area by area, so that the transform
+ * reads them contiguously: table[(a (degree+1) + jj) (degree+1) + i] =
+ * c_{j,a,i} for area a = 0..n-2 and its basis functions j = kmin(a) + jj
+ * (eko's block rule, ekoc_interp_block_kmin). Arguments are the fields of
+ * struct ekoc_interp; table holds EKOC_BATCH_TABLE_LEN(n, degree) doubles. */
+EKOC_HD void ekoc_batch_area_table(const size_t *area_offset, const double *area, size_t n, int32_t degree,
+                                   double *table) {
+  size_t stride = EKOC_AREA_STRIDE(degree), d1 = (size_t)degree + 1, a, jj, i;
+  for (a = 0; a + 1 < n; ++a) {
+    size_t kmin = ekoc_interp_block_kmin(a, n, degree);
+    for (jj = 0; jj < d1; ++jj) {
+      size_t j = kmin + jj;
+      const double *coef = area + (area_offset[j] + (a - ekoc_interp_first_area(j, degree))) * stride + 2;
+      for (i = 0; i < d1; ++i) table[(a * d1 + jj) * d1 + i] = coef[i];
+    }
+  }
+}
+
+/* The body of ekoc_batch_basis_all; called with a literal degree for the usual
+ * cubic/quartic bases, so the compiler unrolls the short loops. */
+EKOC_HD void ekoc_batch_basis_all_(const double *logx_grid, const double *table, size_t n, const int32_t degree,
+                                   ekoc_complex big_n, double logx, ekoc_complex *out) {
+  ekoc_complex f[EKOC_INTERP_MAX_DEGREE + 1], t_lo[EKOC_INTERP_MAX_DEGREE + 1], t_hi[EKOC_INTERP_MAX_DEGREE + 1],
+      d[EKOC_INTERP_MAX_DEGREE + 1];
+  size_t d1 = (size_t)degree + 1, a, j, a0 = 0;
+  int32_t i;
+  int have_lo = 0;
+  for (j = 0; j < n; ++j) out[j] = c_real(0.0);
+  for (i = 0; i <= degree; ++i) t_lo[i] = c_real(0.0); /* set before use; keeps compilers quiet */
+  while (a0 + 1 < n && ekoc_interp_skip_(logx, logx_grid[a0 + 1])) ++a0;
+  if (a0 + 1 >= n) return;
+  ekoc_interp_inv_powers_(big_n, degree, f);
+  for (a = a0; a + 1 < n; ++a) {
+    int lower = !ekoc_interp_drop_(logx, logx_grid[a]);
+    size_t kmin = ekoc_interp_block_kmin(a, n, degree);
+    const double *coef = table + a * d1 * d1;
+    if (lower && !have_lo) ekoc_batch_node_terms(big_n, f, logx_grid[a], logx, degree, t_lo);
+    ekoc_batch_node_terms(big_n, f, logx_grid[a + 1], logx, degree, t_hi);
+    for (i = 0; i <= degree; ++i) d[i] = lower ? c_sub(t_hi[i], t_lo[i]) : t_hi[i];
+    for (j = 0; j < d1; ++j, coef += d1) {
+      ekoc_complex acc = c_real(0.0);
+      for (i = 0; i <= degree; ++i) acc = c_add(acc, c_scale(d[i], coef[i]));
+      out[kmin + j] = c_add(out[kmin + j], acc);
+    }
+    for (i = 0; i <= degree; ++i) t_lo[i] = t_hi[i];
+    have_lo = 1;
+  }
+}
+
+/* All P_j(N; logx) into out[0..n-1], bitwise equal to ekoc_basis_mellin_all
+ * (quad/interp.h) and cheaper: the coefficients come from the area-major
+ * table (ekoc_batch_area_table), the differences T_i(l_{a+1}) - T_i(l_a) of an
+ * area are formed once for its degree+1 basis functions, 1/i is a constant,
+ * and degrees 3 and 4 get unrolled code. */
+EKOC_HD void ekoc_batch_basis_all(const double *logx_grid, const double *table, size_t n, int32_t degree,
+                                  ekoc_complex big_n, double logx, ekoc_complex *out) {
+  if (degree == 4)
+    ekoc_batch_basis_all_(logx_grid, table, n, 4, big_n, logx, out);
+  else if (degree == 3)
+    ekoc_batch_basis_all_(logx_grid, table, n, 3, big_n, logx, out);
+  else
+    ekoc_batch_basis_all_(logx_grid, table, n, degree, big_n, logx, out);
+}
+
+#endif /* EKOC_QUAD_BATCH_MATH_H */

@@ -1,0 +1,31 @@
+/* driver.h (private): what the quadrature drivers (adaptive, batch, gpu)
+ * share around their row loops (driver.c): the reset of a row to eko's
+ * conventions, the first fatal error of a parallel region, and the progress
+ * count. */
+#ifndef EKOC_QUAD_DRIVER_H
+#define EKOC_QUAD_DRIVER_H
+
+#include <stddef.h>
+
+#include "quad/job.h"
+
+/* Row k of every element reset with eko's conventions: zero values, errors
+ * and flags, and the (x=1, x=1) corner at its initial value. */
+void ekoc_quad_row_init(const ekoc_quad_job *job, size_t k);
+
+/* The first fatal error of a parallel region, carried back to the calling
+ * thread (ekoc_last_error is thread-local): ekoc_quad_fatal_record copies the
+ * recording thread's message once, ekoc_quad_fatal_status reads the status
+ * (drivers stop early once it is set). */
+typedef struct ekoc_quad_fatal {
+  int status;
+  char message[256];
+} ekoc_quad_fatal;
+void ekoc_quad_fatal_record(ekoc_quad_fatal *f, int status);
+int ekoc_quad_fatal_status(const ekoc_quad_fatal *f);
+
+/* Counts one finished row; returns EKOC_ERR_CANCELLED (with a message) when
+ * the callback asks to stop. Thread-safe (serialised). */
+int ekoc_quad_progress_row(ekoc_quad_progress *p);
+
+#endif
