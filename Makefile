@@ -37,7 +37,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all lib deps rust test test-c test-rust test-python test-exports lha stats header header-check \
+.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure lha stats header header-check \
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
 
@@ -103,7 +103,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_A) $(wildcard tests/*.h)
 	  $(if $(findstring test_hot_alloc,$*),-Wl$(comma)--wrap=malloc -Wl$(comma)--wrap=calloc -Wl$(comma)--wrap=realloc -Wl$(comma)--wrap=free)
 comma := ,
 
-test: test-rust test-c test-exports test-python
+test: test-structure test-rust test-c test-exports test-python
 
 test-rust: | $(DEPS_OK)
 	cd $(RUST_DIR) && cargo test --release --offline --quiet
@@ -113,6 +113,10 @@ test-c: $(TEST_BIN)
 
 # what leaves libekoc.so is the public API: every exported symbol is declared in
 # include/ and every declared function is exported (skips, saying so, without nm)
+# layers one way, files <= 600 lines, every cited document and section exists (docs/architecture.md)
+test-structure:
+	$(PYTHON) scripts/check_structure.py
+
 test-exports: $(LIB_SO)
 	$(PYTHON) scripts/public_api.py check-exports $(LIB_SO)
 

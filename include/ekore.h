@@ -90,7 +90,7 @@ extern "C" {
 
 /**
  * beta_0..beta_3 at `nf`, written to `out[0..4]` (eko normalisation,
- * d a_s/d ln mu^2 = -sum_n beta_n a_s^{n+2}, a_s = alpha_s/(4 pi); PHYSICS.md §2.1).
+ * d a_s/d ln mu^2 = -sum_n beta_n a_s^{n+2}, a_s = alpha_s/(4 pi); docs/physics.md §2.1).
  * Errors: EKORE_ERR_NULL, EKORE_ERR_NF (nf outside 3..6); nothing is written.
  */
 int32_t ekore_beta(uint32_t nf, double *out);

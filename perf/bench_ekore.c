@@ -29,7 +29,7 @@ static double now_ns(void) {
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* eko's Talbot path (PHYSICS.md §3): N(t) = o + r (theta cot theta + i theta),
+/* eko's Talbot path (docs/physics.md §3): N(t) = o + r (theta cot theta + i theta),
  * theta = pi (2t - 1), r = 0.4*16/(0.1 - ln x); t = 0.5 + 0.45 (p + 0.5)/P. */
 static void talbot_points(double x, double o, double *re, double *im) {
   const double pi = 3.14159265358979323846;

@@ -3,7 +3,7 @@
 
 Runs eko's own `eko.couplings.Couplings` (eko 0.15.7) on a few coupling
 setups at ~15 (mu2, nf) points each, and, for the exact solver, an independent
-30-digit mpmath solution of the same equations (PHYSICS.md §2), and prints C
+30-digit mpmath solution of the same equations (docs/physics.md §2), and prints C
 initialisers to paste into the test.
 
 * eko's "exact" solver is scipy Radau with rtol 1e-6 (and scipy's default
@@ -14,7 +14,7 @@ initialisers to paste into the test.
 The mpmath column is a deliberately different method from ekoc's integrator:
 it solves t = beta0 ln(mu2/mu2_0) = int_{a}^{a0} da' / (a'^2 (1 + b1 a' + b2 a'^2))
 for a with quadrature + root finding. Thresholds, forced-nf paths and the
-decoupling (PHYSICS.md §2.3) are written here again from the spec.
+decoupling (docs/physics.md §2.3) are written here again from the spec.
 
 Usage: python3 perf/gen_couplings_reference.py > /tmp/ref.txt
 """
@@ -96,7 +96,7 @@ def run_mp(a0, nf, order, exact, mu2_from, mu2_to):
 
 
 def path_mp(cfg, mu2, nf_to):
-    """eko's Atlas path (PHYSICS.md §2.3) with decoupling, in mpmath."""
+    """eko's Atlas path (docs/physics.md §2.3) with decoupling, in mpmath."""
     _, order, exact, alphas, mu_ref, nf_ref, masses, k2, rho = cfg
     ratios = [mp.mpf(k) * rho for k in k2]
     walls = [mp.mpf(m) ** 2 * r for m, r in zip(masses, ratios)]

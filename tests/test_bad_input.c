@@ -1,7 +1,7 @@
 /* test_bad_input.c: bad input through every public C entry point of ekoc
  * (include/ekoc.h and the module headers under include/ekoc) and the ekore C ABI (include/ekore.h).
  *
- * Every case checks three things (issue 7, item 1; DESIGN.md "Errors"):
+ * Every case checks three things (issue 7, item 1; docs/architecture.md "Errors"):
  *  - the specific status code;
  *  - a message (ekoc_last_error / ekore_last_error) naming the argument and
  *    its value;

@@ -29,7 +29,7 @@ static void rotate(int nf, const double f[EKOC_NB], double b[EKOC_NB]) {
   }
 }
 
-/* PHYSICS.md §1.3: T3 = u+ - d+, V3 = u- - d-, T8 = u+ + d+ - 2 s+, T15 = u+ + d+ + s+ - 3 c+,
+/* docs/physics.md §1.3: T3 = u+ - d+, V3 = u- - d-, T8 = u+ + d+ - 2 s+, T15 = u+ + d+ + s+ - 3 c+,
  * Sigma and V over the active flavours; inactive slots carry q^+/q^- of the heavy flavour. */
 static void test_rotation_rows(void **state) {
   double f[EKOC_NB], b[EKOC_NB];
@@ -58,7 +58,7 @@ static void test_rotation_rows(void **state) {
 }
 
 /* R R^{-1} = 1 for every nf, and the rows of R are orthogonal with the squared
- * norms of PHYSICS.md §1.3 at nf = 6. */
+ * norms of docs/physics.md §1.3 at nf = 6. */
 static void test_rotation_inverse_and_norms(void **state) {
   double r[EKOC_NB][EKOC_NB], ri[EKOC_NB][EKOC_NB];
   static const double norms6[EKOC_NB] = {1, 12, 1, 12, 4, 12, 24, 40, 60, 4, 12, 24, 40, 60};
@@ -83,7 +83,7 @@ static void test_rotation_inverse_and_norms(void **state) {
     }
 }
 
-/* The rotation nf -> nf+1 of PHYSICS.md §8.1: Sigma' = Sigma + h+, T' = Sigma - nf h+,
+/* The rotation nf -> nf+1 of docs/physics.md §8.1: Sigma' = Sigma + h+, T' = Sigma - nf h+,
  * V' = V + h-, V'_{(nf+1)^2-1} = V - nf h-. */
 static void test_matching_rotation(void **state) {
   double f[EKOC_NB], b3[EKOC_NB], b4[EKOC_NB];

@@ -1,5 +1,5 @@
 /* test_couplings.c: the strong coupling a_s with thresholds (src/evol/couplings.c,
- * PHYSICS.md §2 and §11.1). */
+ * docs/physics.md §2 and §11.1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,7 +34,7 @@ static double a_s(const ekoc_couplings *c, double mu2, int nf) {
   return a;
 }
 
-/* The LHA setups of PHYSICS.md §2.4: VFNS (nf_ref 3, k_h = 1) or FFNS
+/* The LHA setups of docs/physics.md §2.4: VFNS (nf_ref 3, k_h = 1) or FFNS
  * (nf_ref 4, k_c = 0, k_b = k_t = inf); thresholds shifted by rho. */
 static ekoc_couplings_config lha(int order, int vfns, double rho) {
   ekoc_couplings_config cfg;
@@ -54,7 +54,7 @@ static ekoc_couplings_config lha(int order, int vfns, double rho) {
 /* alpha_s = 4 pi a_s printed to 10 digits: half a unit of the last digit */
 #define TEN_DIGITS(x) (0.5e-10 * pow(10.0, floor(log10(fabs(x))) + 1.0))
 
-/* ---- PHYSICS.md §11.1 --------------------------------------------------------- */
+/* ---- docs/physics.md §11.1 --------------------------------------------------------- */
 
 static void test_phys_ffns(void **state) {
   (void)state;
@@ -114,7 +114,7 @@ static void test_phys_vfns(void **state) {
   ekoc_couplings_free(c);
 }
 
-/* The values printed in the LHA papers' headers (PHYSICS.md §2.4). */
+/* The values printed in the LHA papers' headers (docs/physics.md §2.4). */
 static void test_lha_headers(void **state) {
   (void)state;
   /* order, vfns, rho, alpha_s(1e4) to 6 digits */
@@ -294,7 +294,7 @@ static void test_lo_closed_form(void **state) {
     }
 }
 
-/* The exact NLO solution solves the implicit equation (PHYSICS.md §2.2)
+/* The exact NLO solution solves the implicit equation (docs/physics.md §2.2)
  * t = 1/a - 1/a0 + b1 ln[(a (1 + b1 a0)) / (a0 (1 + b1 a))], t = beta0 ln(mu2/mu2_0). */
 static void test_nlo_implicit(void **state) {
   (void)state;

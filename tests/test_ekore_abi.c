@@ -1,7 +1,7 @@
 /* test_ekore_abi.c: the ekore C ABI (include/ekore.h) seen from C.
  *
  * Identities (number and momentum conservation), closed forms and reference
- * values of PHYSICS.md §§2.1, 10, 11.3-11.4, every bad-input case (outputs are
+ * values of docs/physics.md §§2.1, 10, 11.3-11.4, every bad-input case (outputs are
  * poisoned and must stay untouched), and batch == single calls bitwise. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,7 +38,7 @@ static const double CF = 4.0 / 3.0, CA = 3.0;
 
 /* ---- beta ------------------------------------------------------------------ */
 
-/* PHYSICS.md §2.1 table [verified]. */
+/* docs/physics.md §2.1 table [verified]. */
 static void test_beta_table(void **state) {
   (void)state;
   static const double want[4][4] = {
@@ -79,7 +79,7 @@ static void test_number_conservation(void **state) {
 }
 
 /* Column sums of the singlet matrix at N = 2: exact at LO (with the closed
- * matrix of PHYSICS.md §10), -1.729e-6 and 3.501e-5 at NLO. */
+ * matrix of docs/physics.md §10), -1.729e-6 and 3.501e-5 at NLO. */
 static void test_momentum_sum_rule(void **state) {
   (void)state;
   for (uint32_t nf = 3; nf <= 6; nf++) {
@@ -101,7 +101,7 @@ static void test_momentum_sum_rule(void **state) {
 
 /* ---- closed forms -------------------------------------------------------------- */
 
-/* LO values of eko's test_as1.py and NLO closed forms of test_as2.py (PHYSICS.md §10). */
+/* LO values of eko's LO tests and NLO closed forms of its NLO tests (docs/physics.md §10). */
 static void test_closed_forms(void **state) {
   (void)state;
   buf g;
@@ -133,7 +133,7 @@ static void test_closed_forms(void **state) {
   assert_close(p.re[1], 32.5267472, 2e-9, 0);
 }
 
-/* N = 2.5 + 1.5i, nf = 4: PHYSICS.md §11.3 (mpmath, eko's algorithms). */
+/* N = 2.5 + 1.5i, nf = 4: docs/physics.md §11.3 (mpmath, eko's algorithms). */
 static void test_reference_values(void **state) {
   (void)state;
   const double nr = 2.5, ni = 1.5;
@@ -173,7 +173,7 @@ static void test_reference_values(void **state) {
   assert_close(v.im[2], 140.372700141, tol, 0);
 }
 
-/* NNLO sum rules and values of PHYSICS.md §10 (parametrised, so approximate). */
+/* NNLO sum rules and values of docs/physics.md §10 (parametrised, so approximate). */
 static void test_nnlo_identities(void **state) {
   (void)state;
   static const double nsm1[3] = {1.97077e-4, 3.95651e-4, 5.94225e-4};
@@ -225,7 +225,7 @@ static void test_gamma_all(void **state) {
 
 /* ---- OMEs ---------------------------------------------------------------------- */
 
-/* L = 0 values of PHYSICS.md §10 (N = 2) and §11.4 (N = 2.5+1.5i) and the
+/* L = 0 values of docs/physics.md §10 (N = 2) and §11.4 (N = 2.5+1.5i) and the
  * N = 2 momentum sums; basis (g, q, H) for the singlet, (q, H) for ns. */
 static void test_ome_values(void **state) {
   (void)state;

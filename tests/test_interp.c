@@ -1,6 +1,6 @@
 /* test_interp.c: lambertgrid, the interpolation basis and the closed-form
  * Mellin transforms of its basis functions (src/quad/interp.[ch],
- * include/ekoc/interp.h; PHYSICS.md §4, §10). */
+ * include/ekoc/interp.h; docs/physics.md §4, §10). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,7 +141,7 @@ static ekoc_interp *make_lambert_basis(size_t n, double xmin, int32_t degree) {
   return ip;
 }
 
-/* eko's block rule, written out from PHYSICS.md §4.2 independently of
+/* eko's block rule, written out from docs/physics.md §4.2 independently of
  * ekoc_interp_block_kmin: p = floor(d/2), minus 1 for even d; kmin = max(0,
  * i - p); if kmin + d >= n then kmin = n - 1 - d. */
 static size_t ref_kmin(size_t i, size_t n, int d) {
@@ -170,7 +170,7 @@ static double ref_basis(const double *lg, size_t n, int d, size_t j, double l) {
 /* Rounding bound of the monomial form sum_i c_i l^i of basis j at l (the
  * record eko's evaluate_x picks): 4 (d+1) eps sum_i |c_i| |l|^i. On the LHA
  * grid at |l| ~ 16 this is ~1e-9: the expansion into monomials of ln x that
- * eko uses (PHYSICS.md §13) costs that much, so tests scale with it. */
+ * eko uses (docs/physics.md §13) costs that much, so tests scale with it. */
 static double mono_tol(const ekoc_interp *ip, size_t j, double l) {
   size_t na, a, stride = EKOC_AREA_STRIDE(ip->degree);
   const double *rec = ekoc_interp_areas(ip, j, &na);
@@ -188,7 +188,7 @@ static double mono_tol(const ekoc_interp *ip, size_t j, double l) {
 
 /* ---- lambertgrid ---------------------------------------------------------------- */
 
-/* PHYSICS.md §4.1 [verified] values (10 digits), and eko 0.15.7's
+/* docs/physics.md §4.1 [verified] values (10 digits), and eko 0.15.7's
  * lambertgrid(60) printed with repr() (x_0 = 9.999999999999984e-08 there). */
 static void test_lambert_lha(void **state) {
   static const struct {
@@ -510,7 +510,7 @@ static void test_eval_corners(void **state) {
 
 /* ---- N space ------------------------------------------------------------------------ */
 
-/* PHYSICS.md §10 (eko tests/eko/test_interpolation.py): grid {e^-1, 1},
+/* docs/physics.md §10 (as in eko's interpolation tests): grid {e^-1, 1},
  * degree 1, p_0 = -ln x, p_1 = 1 + ln x. Below the grid (all areas kept):
  * P_j = x^{-N} p~_j with p~_0 = (e^N - 1 - N) e^{-N}/N^2 and
  * p~_1 = (e^{-N} - 1 + N)/N^2. Inside the area (lower terms dropped):
@@ -761,9 +761,9 @@ static double inv_integrand(double t, void *params) {
   return ekoc_talbot_weight_re(c_mul(ekoc_basis_mellin(areas, na, p->ip->degree, n, p->logx), dn));
 }
 
-/* PHYSICS.md §10: with E(N) = 1 the inversion of §4.4 at x = x_k (non-singlet
+/* docs/physics.md §10: with E(N) = 1 the inversion of §4.4 at x = x_k (non-singlet
  * offset) gives back p_j(x_k) = delta_jk, for every target k < n-1 (at
- * x_k = 1 eko's integrand is 0 by definition, PHYSICS.md §4.4 corner case).
+ * x_k = 1 eko's integrand is 0 by definition, docs/physics.md §4.4 corner case).
  * Two ranges:
  *  - eko's t in [0.5, 0.95] with QAGS epsabs 1e-12, epsrel 1e-8: the cut at
  *    0.95 (mellin_cut) leaves up to ~4e-7 at the smallest x (measured; the

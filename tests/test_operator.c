@@ -142,7 +142,7 @@ static void test_unity_operator(void **state) {
  * discretisation of eko's method: measured 5e-5 (number) and 3.5e-4
  * (momentum, the small-x gluon; 4e-3 on a 30-point grid, so it is the
  * interpolation). NLO: eko's g_3 approximation breaks the sum rules at the
- * 1e-6 / 4e-5 level, NNLO's parametrisations at 2e-3 (PHYSICS.md §10). */
+ * 1e-6 / 4e-5 level, NNLO's parametrisations at 2e-3 (docs/physics.md §10). */
 static void test_sum_rules(void **state) {
   static const double tol_number[4] = {0, 1e-4, 1e-4, 2e-4};
   static const double tol_momentum[4] = {0, 6e-4, 6e-4, 1e-3};
@@ -185,7 +185,7 @@ static void test_sum_rules(void **state) {
 }
 
 /* At the charm threshold with k_c = 1 (L = 0) the NLO matching is the identity
- * on PDFs without intrinsic charm (A^(1) is proportional to L there, PHYSICS.md
+ * on PDFs without intrinsic charm (A^(1) is proportional to L there, docs/physics.md
  * §8.1): the operator (2, nf=3) -> (2, nf=4) maps the toy PDFs onto themselves
  * and charm stays zero. At NNLO charm is generated with c = cbar, quark
  * number is conserved (A_qq,H^NS(1) = 0) and so is momentum (the N=2 columns

@@ -264,7 +264,7 @@ static void test_trivial_cases(void **state) {
   }
 }
 
-/* Exponentiated shift = re-expansion (PHYSICS.md §7.1): with a_R = a_s(mu_R^2)
+/* Exponentiated shift = re-expansion (docs/physics.md §7.1): with a_R = a_s(mu_R^2)
  * and a_F = a_s(mu_R^2 / xif^2) from the RGE (beta truncated at the order),
  * sum_i a_R^(i+1) gbar^(i) - sum_i a_F^(i+1) g^(i) = O(a^(order+1)):
  * halving a_R divides it by 2^(order+1). */

@@ -1,4 +1,4 @@
-/* test_talbot.c: the Talbot inversion path (src/quad/talbot.h, PHYSICS.md §3). */
+/* test_talbot.c: the Talbot inversion path (src/quad/talbot.h, docs/physics.md §3). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,7 +79,7 @@ static void test_eko_reference(void **state) {
 
 static void test_radius(void **state) {
   (void)state;
-  /* r = 0.4*16/(0.1 - ln x): 64 at x = 1 (PHYSICS.md §3) */
+  /* r = 0.4*16/(0.1 - ln x): 64 at x = 1 (docs/physics.md §3) */
   assert_close(ekoc_talbot_radius(0.0), 64.0, 1e-15, 0.0);
   assert_close(ekoc_talbot_radius(-6.3), 1.0, 1e-15, 0.0);
   assert_close(ekoc_talbot_radius(-0.7), 8.0, 1e-15, 0.0);

@@ -1,4 +1,4 @@
-/* test_threads.c: thread safety (issue 7, item 2; DESIGN.md "no global
+/* test_threads.c: thread safety (issue 7, item 2; docs/architecture.md "no global
  * mutable state"). Eight different operators (orders, methods, schemes,
  * scale variations, FFNS/VFNS, up and down, both CPU backends) are computed
  * one after the other, then by 8 threads at once, each with nested OpenMP

@@ -1,7 +1,7 @@
 """`pip install ./ffi` works (issue 6): the package installs from this
 checkout into a scratch directory, bundles the library that `make` built, and
 the installed copy (not the checkout) loads it and evaluates gamma_ns^(0)(N=2)
-= 32/9 (PHYSICS.md §10)."""
+= 32/9 (docs/physics.md §10)."""
 
 import os
 import pathlib

@@ -1,6 +1,6 @@
 /* ekoc/couplings.h: the strong coupling a_s = alpha_s / (4 pi) with
  * heavy-quark thresholds, as eko's `eko.couplings.Couplings` computes it
- * (PHYSICS.md §2; eko src/eko/couplings.py, src/eko/matchings.py).
+ * (docs/physics.md §2; eko module eko.couplings, eko.matchings).
  *
  * Included by ekoc.h; plain C, usable from C++.
  */
@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-/* How the renormalisation-group equation is solved (PHYSICS.md §2.2). eko uses
+/* How the renormalisation-group equation is solved (docs/physics.md §2.2). eko uses
  * EXACT for the *-exact methods and EXPANDED for every other method. */
 enum {
   EKOC_COUPLING_EXACT = 0,   /* da/dt = -a^2 sum_k b_k a^k integrated numerically (closed form at LO) */
@@ -42,7 +42,7 @@ typedef struct ekoc_couplings_config {
                                   +infinity (never crossed) */
 } ekoc_couplings_config;
 
-/* Fills *cfg with the LHA VFNS setup of PHYSICS.md §2.4: NNLO, exact,
+/* Fills *cfg with the LHA VFNS setup of docs/physics.md §2.4: NNLO, exact,
  * alpha_s = 0.35 at mu2_ref = 2 GeV^2 with nf_ref = 3, masses^2 2, 20.25,
  * 30625, k_h = 1, rho = 1, max_nf = 6. (nf_ref = 3 is eko's LHA VFNS choice:
  * 0.35 is alpha_s^(3)(2).) NULL is ignored. */

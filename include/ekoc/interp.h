@@ -1,7 +1,7 @@
 /* ekoc/interp.h: the x-space interpolation basis of ekoc (public part).
  *
- * eko's logarithmic Lagrange interpolation (PHYSICS.md §4; eko
- * src/eko/interpolation.py): on a grid x_0 < ... < x_{n-1} <= 1 every basis
+ * eko's logarithmic Lagrange interpolation (docs/physics.md §4; eko
+ * module eko.interpolation): on a grid x_0 < ... < x_{n-1} <= 1 every basis
  * function p_j is, on each area (ln x_i, ln x_{i+1}], a polynomial of degree
  * `degree` in ln x through the points of that area's block, with
  * p_j(x_k) = delta_jk. Included by ekoc.h; plain C, usable from C++.

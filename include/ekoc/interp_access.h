@@ -15,7 +15,7 @@ extern "C" {
 
 struct ekoc_interp;
 
-/* The area records of basis function j (PHYSICS.md §4.2): *areas points to
+/* The area records of basis function j (docs/physics.md §4.2): *areas points to
  * *n_areas consecutive records of (degree + 3) doubles each, (ln x_min,
  * ln x_max, c_0..c_degree), ascending in x, owned by the basis (valid while
  * it lives; never free it); *degree_out (may be NULL) receives the degree.

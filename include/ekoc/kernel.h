@@ -5,7 +5,7 @@
  *
  * returns (1/pi) Re[-i x^{-N(u)} p~_j(N(u)) K(N(u)) dN/du] on the upper half of
  * the Talbot path (u in [1/2, 1 - cut]), where K is one element of an N-space
- * family (evolution kernel or matching matrix, PHYSICS.md §3-4, §6-8).
+ * family (evolution kernel or matching matrix, docs/physics.md §3-4, §6-8).
  */
 #ifndef EKOC_KERNEL_H
 #define EKOC_KERNEL_H

@@ -1,7 +1,7 @@
 /* beta.h: QCD beta-function coefficients beta_0..beta_3 for n_f active
  * flavours, host+device (EKOC_HD, no allocation).
  *
- * Convention (PHYSICS.md §1.1, §2.1; eko's src/eko/beta.py):
+ * Convention (docs/physics.md §1.1, §2.1; eko's module eko.beta):
  *   d a_s / d ln mu^2 = -sum_n beta_n a_s^(n+2),  a_s = alpha_s / (4 pi),
  * so beta_0 = 11 - 2 n_f / 3. Coefficients of [Herzog17] eqs. 3.1-3.3 and 3.6.
  */
@@ -10,7 +10,7 @@
 
 #include "ad/ad_math.h"
 
-/* Writes beta_0..beta_3 of n_f flavours into beta[0..3] (PHYSICS.md §2.1).
+/* Writes beta_0..beta_3 of n_f flavours into beta[0..3] (docs/physics.md §2.1).
  * Written in colour factors with T_F = T_R n_f as eko writes them, so the
  * rounding is the same as eko's; beta_3 is the pure-number form of
  * [Herzog17] eq. 3.6. Any n_f is accepted (callers validate 3..6). */

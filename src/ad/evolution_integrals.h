@@ -1,7 +1,7 @@
 /* evolution_integrals.h: the evolution integrals j^(n,m)(a1, a0) of the
  * non-singlet exact and expanded solutions, host+device (EKOC_HD).
  *
- * Definition (PHYSICS.md §6.1, eko's src/eko/kernels/evolution_integrals.py,
+ * Definition (docs/physics.md §6.1, eko's module eko.kernels.evolution_integrals,
  * doc names; eko's code names j12, j23, j13, j34, j24, j14 in brackets):
  *
  *   j^(n,m)(a1, a0) = int_{a0}^{a1} da  a^n / (sum_{k=0}^{m} beta_k a^(k+1)),
@@ -48,7 +48,7 @@ EKOC_HD double ekoc_ei_j01_expanded(double a1, double a0, const double *beta) {
 
 /* Re(delta/Delta) with Delta = sqrt(4 b2 - b1^2) and
  * delta = atan((b1 + 2 b2 a1)/Delta) - atan((b1 + 2 b2 a0)/Delta)
- * (PHYSICS.md §6.1). eko evaluates it with a complex Delta, which is
+ * (docs/physics.md §6.1). eko evaluates it with a complex Delta, which is
  * imaginary for n_f = 6 (b2 < 0); there, with d = sqrt(b1^2 - 4 b2) and
  * y = (b1 + 2 b2 a)/d, Re(delta/Delta) = -[Re atanh(y1) - Re atanh(y0)]/d and
  * Re atanh(y) = ln|(1+y)/(1-y)|/2 on either side of the branch cut, so the
@@ -72,7 +72,7 @@ EKOC_HD double ekoc_ei_delta_over_Delta(double a1, double a0, double b1, double 
 }
 
 /* j^(2,2) [j34] exact = ln[Q(a1)/Q(a0)]/(2 beta_2) - (b1/beta_2) Re(delta/Delta),
- * Q(a) = 1 + b1 a + b2 a^2 (PHYSICS.md §6.1; note 1/(2 beta_2), §12 item 3). */
+ * Q(a) = 1 + b1 a + b2 a^2 (docs/physics.md §6.1; note 1/(2 beta_2), §12 item 3). */
 EKOC_HD double ekoc_ei_j22_exact(double a1, double a0, const double *beta) {
   double b1 = beta[1] / beta[0], b2 = beta[2] / beta[0];
   double beta2 = b2 * beta[0];
@@ -112,7 +112,7 @@ EKOC_HD double ekoc_ei_j02_expanded(double a1, double a0, const double *beta) {
 
 /* Fills j[i] = j^(i, order-1)(a1, a0), i = 0..order-1, the coefficients of
  * gamma^(i) in the exponent of the exact (expanded = 0) or expanded
- * (expanded != 0) solution (PHYSICS.md §6.2). order outside 1..3 leaves j
+ * (expanded != 0) solution (docs/physics.md §6.2). order outside 1..3 leaves j
  * untouched; j must have room for `order` entries. */
 EKOC_HD void ekoc_ei_fill(int order, int expanded, double a1, double a0, const double *beta, double *j) {
   if (order == 1) {

@@ -2,8 +2,8 @@
  * fixed n_f, for every eko solution method, host+device (EKOC_HD).
  *
  * E_ns solves dE/da = -gamma(a)/beta(a) E from a0 to a1 with
- * gamma(a) = sum_i a^(i+1) gamma^(i) (PHYSICS.md §1.1, §6.2; eko's
- * src/eko/kernels/non_singlet.py). No allocation, no failure path besides
+ * gamma(a) = sum_i a^(i+1) gamma^(i) (docs/physics.md §1.1, §6.2; eko's
+ * module eko.kernels.non_singlet). No allocation, no failure path besides
  * returning NaN for an invalid configuration (see ekoc_kernel_cfg_valid).
  */
 #ifndef EKOC_AD_KERNEL_NS_H
@@ -58,7 +58,7 @@ EKOC_HD int ekoc_kernel_method_is_expanded(int32_t method) {
          method == EKOC_METHOD_PERTURBATIVE_EXPANDED;
 }
 
-/* Non-singlet U_0..U_{order-1} of the truncated solutions (PHYSICS.md §6.2):
+/* Non-singlet U_0..U_{order-1} of the truncated solutions (docs/physics.md §6.2):
  * R_0 = g0/b0, R_1 = g1/b0 - b1 R_0, R_2 = g2/b0 - b1 R_1 - b2 R_0,
  * U_0 = 1, U_1 = R_1, U_2 = (R_2 + U_1 R_1)/2. */
 EKOC_HD void ekoc_kernel_ns_u(int32_t order, const double *beta, const ekoc_complex *gamma, ekoc_complex *u) {
@@ -77,7 +77,7 @@ EKOC_HD void ekoc_kernel_ns_u(int32_t order, const double *beta, const ekoc_comp
   }
 }
 
-/* E_ns(a1 <- a0) for cfg->method (PHYSICS.md §6.2), gamma[0..order-1] =
+/* E_ns(a1 <- a0) for cfg->method (docs/physics.md §6.2), gamma[0..order-1] =
  * gamma^(0..order-1)(N) of the segment (already shifted by exponentiated
  * scale variation if any):
  *  - LO, every method: exp[gamma^(0) j^(0,0)];

@@ -3,8 +3,8 @@
  * method, host+device (EKOC_HD).
  *
  * E_S solves dE/da = -gamma(a)/beta(a) E from a0 to a1 with
- * gamma(a) = sum_i a^(i+1) gamma^(i) (PHYSICS.md §1.1, §6.3; eko's
- * src/eko/kernels/singlet.py). No allocation: the perturbative methods use
+ * gamma(a) = sum_i a^(i+1) gamma^(i) (docs/physics.md §1.1, §6.3; eko's
+ * module eko.kernels.singlet). No allocation: the perturbative methods use
  * fixed stack arrays of EKOC_MAX_EV_OP_MAX_ORDER (+1) matrices (about 4 KB).
  * Invalid cfg: every entry is NaN.
  */
@@ -31,8 +31,8 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_eig_exp(const ekoc_eig2 *e, double t) {
 
 /* The k-th coupling of the iterate/perturbative grid a_k = a0 (a1/a0)^(k/n),
  * k = 0..n, computed like numpy.geomspace (10^(log10 a0 + k step), endpoints
- * exact), which eko uses (PHYSICS.md §6.3 and §12 item 2: geometric, not
- * linear as DGLAP.rst says). The logarithms are taken once per kernel
+ * exact), which eko uses (docs/physics.md §6.3 and §12 item 2: geometric, not
+ * linear as eko's DGLAP documentation page says). The logarithms are taken once per kernel
  * evaluation (ekoc_kernel_geom_grid), not per step. */
 typedef struct ekoc_geom_grid {
   double a0, a1, l0, step;
@@ -53,7 +53,7 @@ EKOC_HD double ekoc_kernel_geom_at(const ekoc_geom_grid *g, int32_t k) {
   return pow(10.0, g->l0 + (double)k * g->step);
 }
 
-/* iterate-exact / iterate-expanded (identical code, PHYSICS.md §6.3): product
+/* iterate-exact / iterate-expanded (identical code, docs/physics.md §6.3): product
  * over n geometric steps, later steps on the left, of
  * exp[(a_{k+1}-a_k) sum_i gamma^(i) abar^i / sum_i beta_i abar^(i+1)],
  * abar the arithmetic midpoint. */
@@ -78,7 +78,7 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_iterate(const ekoc_kernel_cfg *cfg, const
   return e;
 }
 
-/* The singlet R_k of PHYSICS.md §6.3 step 1-2, k = 0..kmax-1 (kmax >= order):
+/* The singlet R_k of docs/physics.md §6.3 step 1-2, k = 0..kmax-1 (kmax >= order):
  * R_0 = g0/b0, R_1 = g1/b0 - b1 R_0, R_2 = g2/b0 - b1 R_1 - b2 R_0; if fill
  * (perturbative-exact), R_k = -b1 R_{k-1} [- b2 R_{k-2} at NNLO] for
  * k >= order, else 0. */
@@ -101,7 +101,7 @@ EKOC_HD void ekoc_kernel_singlet_r(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 
   }
 }
 
-/* The U_k recursion of PHYSICS.md §6.3 step 4 for k = 1..kmax-1 (U_0 = 1):
+/* The U_k recursion of docs/physics.md §6.3 step 4 for k = 1..kmax-1 (U_0 = 1):
  * R'_k = R_k + sum_{j=1}^{k-1} R_{k-j} U_j,
  * U_k = (e_- R' e_- + e_+ R' e_+)/k + e_+ R' e_-/(r_- - r_+ + k) + e_- R' e_+/(r_+ - r_- + k),
  * with r_+-, e_+- the eigen-decomposition of R_0. */
@@ -132,7 +132,7 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_u_sum(const ekoc_cmat2 *u, int32_t kmax, 
   return s;
 }
 
-/* perturbative-exact (fill = 1) / -expanded (fill = 0), PHYSICS.md §6.3:
+/* perturbative-exact (fill = 1) / -expanded (fill = 0), docs/physics.md §6.3:
  * over the same geometric steps as iterate,
  * E_k = U(a_{k+1}) E_LO(a_{k+1} <- a_k) U(a_k)^-1, K = ev_op_max_order terms.
  * K = 1 gives U = 1, i.e. the LO kernel (eko would index past its R array
@@ -159,13 +159,13 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_perturbative(const ekoc_kernel_cfg *cfg, 
   return e;
 }
 
-/* truncated == ordered-truncated (PHYSICS.md §6.3, §12 items 4-5), with
+/* truncated == ordered-truncated (docs/physics.md §6.3, §12 items 4-5), with
  * U_1, U_2 from R_0..R_{order-1} only and E_0 the LO exact kernel:
  *   E_1 = E_0 + a1 U_1 E_0 - a0 E_0 U_1                                 (NLO)
  *   E   = E_1 + a1^2 U_2 E_1 - a1 a0 U_1 E_1 U_1 + a0^2 E_1 (U_1^2 - U_2) (NNLO).
  * Note E_1, not E_0, in the NNLO terms: eko's eko_truncated adds the NLO terms
  * in place into the array that holds E_0 before forming the NNLO terms, so its
- * numbers carry this O(a^3) difference from the formula in PHYSICS.md; we
+ * numbers carry this O(a^3) difference from the textbook formula (docs/physics.md §6.3, §12.4); we
  * reproduce the numbers (verified against eko 0.15.7 to 1e-16). */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
   ekoc_cmat2 r[3], u[3], e0, e;
@@ -183,7 +183,7 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated(const ekoc_kernel_cfg *cfg, con
   return e;
 }
 
-/* E_S(a1 <- a0) for cfg->method (PHYSICS.md §6.3), gamma[0..order-1] =
+/* E_S(a1 <- a0) for cfg->method (docs/physics.md §6.3), gamma[0..order-1] =
  * gamma_S^(0..order-1)(N) in (Sigma, g) order:
  *  - a1 == a0: the identity, every method and order (as eko's dispatcher);
  *  - LO, every method: exp[gamma^(0) j^(0,0)];

@@ -3,12 +3,12 @@
  * The operator matrix elements (OMEs) come as a tower A^(k), the coefficient
  * of a_s^k (k = 1..matching order), in the basis (g, q, H) for the singlet
  * block (3x3) and (q, H) for the non-singlet block (2x2), both row-major
- * (PHYSICS.md §8.1). This header turns the tower into the matching matrix:
+ * (docs/physics.md §8.1). This header turns the tower into the matching matrix:
  *   forward:            1 + a A1 + a^2 A2
  *   backward, exact:    (1 + a A1 + a^2 A2)^(-1)
  *   backward, expanded: 1 - a A1 + a^2 (A1 A1 - A2)
- * (eko's `build_ome`, PHYSICS.md §8.4), and applies the exponentiated
- * scale-variation shift of the tower, A2 -> A2 + beta0 L A1 (PHYSICS.md §7.1).
+ * (eko's `build_ome`, docs/physics.md §8.4), and applies the exponentiated
+ * scale-variation shift of the tower, A2 -> A2 + beta0 L A1 (docs/physics.md §7.1).
  */
 #ifndef EKOC_AD_MATCHING_H
 #define EKOC_AD_MATCHING_H

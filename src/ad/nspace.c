@@ -30,7 +30,7 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
   if (count == 0 || len == 0) return EKOC_OK;
   if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
     /* the three sectors in one call sharing each point's harmonic sums (below
-     * NNLO the crate gives nsV = ns-, below NLO all three = ns+, PHYSICS.md
+     * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
      * §1.3); its layout (3p + m)*order + i is the tower's: len = 3*order */
     rc = ekore_gamma_ns_all_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
     if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch", count, n_re, n_im);

@@ -161,7 +161,7 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
 /* Fills tower[p * len + t] (len = ekoc_nspace_tower_len(cfg)) for the `count`
  * points N_p = n_re[p] + i n_im[p] of family cfg from the ekore crate: one
  * batch call for the three non-singlet sectors (sharing each point's
- * harmonic sums; modes equal at the order, PHYSICS.md §1.3, come out equal),
+ * harmonic sums; modes equal at the order, docs/physics.md §1.3, come out equal),
  * one for the singlet, one OME call per point for matchings. `scratch` holds
  * EKOC_NSPACE_TOWER_SCRATCH(count) doubles. No allocation. Returns EKOC_OK or
  * EKOC_ERR_ANOMALOUS_DIMENSION with ekore's message (naming the point; N

@@ -1,7 +1,7 @@
 /* scale_variation.h: factorisation-scale variation pieces in N space,
  * host+device (EKOC_HD): the exponentiated shift of the gamma tower (scheme
- * A) and the expanded K factor (scheme B). PHYSICS.md §7; eko's
- * src/eko/scale_variations/{exponentiated,expanded}.py; [AbdulKhalek19]
+ * A) and the expanded K factor (scheme B). docs/physics.md §7; eko's
+ * modules eko.scale_variations.exponentiated / .expanded; [AbdulKhalek19]
  * eqs. 3.32, 3.35. L = ln(xif^2), beta[] of the segment's n_f.
  * No allocation, no failure path: order <= 1 means no shift and K = 1;
  * order > 3 gets the NNLO terms only (N3LO is not implemented).
@@ -13,7 +13,7 @@
 
 #include "ad/ad_math.h"
 
-/* Scheme A, in place on gamma[0..order-1] (PHYSICS.md §7.1): gamma re-expanded
+/* Scheme A, in place on gamma[0..order-1] (docs/physics.md §7.1): gamma re-expanded
  * in a_s(xif^2 mu^2),
  *   g1 += beta0 L g0,  g2 += 2 beta0 L g1 + (beta1 L + beta0^2 L^2) g0,
  * with the unshifted g0, g1 on the right (highest term first). order 1 (and
@@ -35,7 +35,7 @@ EKOC_HD void ekoc_sv_exponentiated_singlet(int32_t order, double L, const double
 }
 
 /* Scheme B K factor, multiplied from the left onto the kernel of the last
- * segment (PHYSICS.md §7.2; eko's non_singlet_variation):
+ * segment (docs/physics.md §7.2; eko's non_singlet_variation):
  *   K = 1                                        at LO (order 1),
  *     + a_s L g0                                 from NLO (order >= 2),
  *     + a_s^2 [L g1 + L^2 (beta0 g0 + g0^2)/2]   from NNLO (order >= 3),

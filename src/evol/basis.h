@@ -7,7 +7,7 @@
  *   0 ph, 1 Sigma, 2 g, 3 V, 4 V3, 5 V8, 6 V15, 7 V24, 8 V35, 9 T3, 10 T8, 11 T15, 12 T24, 13 T35,
  * where Sigma and V sum the nf active flavours, and the V/T slot of a
  * flavour k > nf holds that heavy flavour's q_k^- / q_k^+ instead of
- * V/T_{k^2-1} (eko's "intrinsic" basis, PHYSICS.md §1.3). For nf = 6 this is
+ * V/T_{k^2-1} (eko's "intrinsic" basis, docs/physics.md §1.3). For nf = 6 this is
  * eko's full evolution basis. T_{k^2-1} = sum_{i<k} q_i^+ - (k-1) q_k^+ with
  * quark order (u, d, s, c, b, t).
  */

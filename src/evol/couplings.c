@@ -1,6 +1,6 @@
 /* couplings.c: the strong coupling a_s = alpha_s/(4 pi) with heavy-quark
- * thresholds, as eko's Couplings (PHYSICS.md §2; eko src/eko/couplings.py,
- * src/eko/matchings.py). Written from the formulas; the numbers (matching
+ * thresholds, as eko's Couplings (docs/physics.md §2; eko module eko.couplings,
+ * eko.matchings). Written from the formulas; the numbers (matching
  * coefficients, eko's tolerances) are facts carried over from those files. */
 #include "evol/couplings.h"
 
@@ -116,7 +116,7 @@ int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, doubl
   } else if (order == 1) {
     a = a0 / den;
   } else if (mode == EKOC_COUPLING_EXPANDED) {
-    /* eko's expanded_nlo / expanded_nnlo (APFEL's NNLO), PHYSICS.md §2.2 */
+    /* eko's expanded_nlo / expanded_nnlo (APFEL's NNLO), docs/physics.md §2.2 */
     const double a_lo = a0 / den;
     const double a_nlo = a_lo * (1 - b1 * a_lo * log(den));
     if (order == 2) {

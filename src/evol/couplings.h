@@ -1,5 +1,5 @@
 /* couplings.h (private): the pieces of ekoc_couplings_a_s, exposed for the
- * plan and the tests. PHYSICS.md §2; eko src/eko/couplings.py. */
+ * plan and the tests. docs/physics.md §2; eko module eko.couplings. */
 #ifndef EKOC_EVOL_COUPLINGS_H
 #define EKOC_EVOL_COUPLINGS_H
 
@@ -8,7 +8,7 @@
 #include "ekoc.h"
 
 /* a_s^(nf)(mu2_to) from a_s^(nf)(mu2_from) = a0 at fixed nf, no thresholds
- * and no eko short-segment skip (PHYSICS.md §2.2): EXACT integrates
+ * and no eko short-segment skip (docs/physics.md §2.2): EXACT integrates
  * da/dt = -a^2 (1 + b_1 a + b_2 a^2) (truncated at `order` terms) in
  * t = beta_0 ln(mu2_to/mu2_from) to ~3e-14 relative (closed form at LO);
  * EXPANDED uses eko's expanded_{lo,nlo,nnlo}. No allocation, thread-safe.

@@ -9,7 +9,7 @@
  * rule (quad/batch_rule.h):
  *   O_kj = sum_m Im[P_j(N_m; logx) W_m] + s_e delta_kj,
  *   W_m  = (w_m/pi) (K_e(N_m) - s_e) N'(u_m),
- * P_j the closed-form basis transform of PHYSICS.md §4.3 (quad/interp.h),
+ * P_j the closed-form basis transform of docs/physics.md §4.3 (quad/interp.h),
  * K_e the family's element from its tower (ad/nspace.h) and s_e the constant
  * taken out of the element (ekoc_quad_element.subtract).
  */

@@ -1,5 +1,5 @@
-/* interp.c: eko's logarithmic Lagrange interpolation basis (PHYSICS.md §4;
- * eko src/eko/interpolation.py): the lambertgrid generator, construction of
+/* interp.c: eko's logarithmic Lagrange interpolation basis (docs/physics.md §4;
+ * eko module eko.interpolation): the lambertgrid generator, construction of
  * the per-area monomial coefficients, and x-space evaluation. The N-space
  * transforms are in quad/interp.h (host and device). */
 #include "quad/interp.h"

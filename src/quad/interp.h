@@ -1,6 +1,6 @@
 /* quad/interp.h: private layout of the interpolation basis and the
- * closed-form Mellin transforms of its basis functions (PHYSICS.md §4.2-4.3;
- * eko src/eko/interpolation.py, log_evaluate_Nx).
+ * closed-form Mellin transforms of its basis functions (docs/physics.md §4.2-4.3;
+ * eko module eko.interpolation, log_evaluate_Nx).
  *
  * The struct is flat (plain arrays) so that the batch and GPU drivers can copy
  * it to the device as is; the EKOC_HD functions below take plain pointers and
@@ -10,7 +10,7 @@
  * Monomial form. As eko does, the Lagrange polynomial of basis j on area a is
  * expanded into monomials of l = ln x, p_j(l) = sum_i c_{j,a,i} l^i (|l| up to
  * ~16 on the LHA grid), which costs a few digits against a product form but
- * keeps ekoc comparable with eko (PHYSICS.md §13, last bullet).
+ * keeps ekoc comparable with eko (docs/physics.md §13, last bullet).
  */
 #ifndef EKOC_QUAD_INTERP_H
 #define EKOC_QUAD_INTERP_H
@@ -25,7 +25,7 @@
 #define EKOC_AREA_STRIDE(degree) ((size_t)(degree) + 3)
 
 /* eko's absolute tolerance on ln x comparisons: 10 machine epsilons
- * (interpolation.py, _atol_eps). */
+ * (eko.interpolation's _atol_eps). */
 #define EKOC_INTERP_ATOL (10.0 * 2.220446049250313080847e-16)
 
 struct ekoc_interp {
@@ -70,7 +70,7 @@ EKOC_HD int ekoc_interp_skip_(double logx, double lmax) {
 
 /* eko's drop rule: the lower-bound term is dropped when logx >= lmin (within
  * EKOC_INTERP_ATOL); a term x_min^N x^{-N} with x >= x_min has zero inverse
- * Mellin transform and blows up on the Talbot path (PHYSICS.md §4.3). */
+ * Mellin transform and blows up on the Talbot path (docs/physics.md §4.3). */
 EKOC_HD int ekoc_interp_drop_(double logx, double lmin) {
   return logx >= lmin || fabs(logx - lmin) < EKOC_INTERP_ATOL;
 }
@@ -114,7 +114,7 @@ EKOC_HD ekoc_complex ekoc_interp_area_sum_(const double *coef, int32_t degree, c
 }
 
 /* P_j(N; logx) = x^{-N} Mellin[p_j](N), x = e^logx, in closed form
- * (PHYSICS.md §4.3, eko's log_evaluate_Nx), for one basis function given by
+ * (docs/physics.md §4.3, eko's log_evaluate_Nx), for one basis function given by
  * its n_areas records `areas` (stride EKOC_AREA_STRIDE(degree), ascending):
  *   sum_a sum_i c_{a,i} (T_i(lmax_a) - theta_a T_i(lmin_a)),
  * skipping areas with logx >= lmax and dropping the lower term (theta_a = 0)

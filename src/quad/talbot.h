@@ -1,5 +1,5 @@
 /* talbot.h: the Talbot path of the inverse Mellin transform, as eko uses it
- * (PHYSICS.md §3; eko src/eko/mellin.py; [Abate] J. Abate, P. Valko,
+ * (docs/physics.md §3; eko module eko.mellin; [Abate] J. Abate, P. Valko,
  * Int. J. Numer. Meth. Eng. 60 (2004) 979).
  *
  *   theta = pi (2t - 1),  t in (0, 1)
@@ -31,7 +31,7 @@
 #define EKOC_TALBOT_SERIES_THETA 0.1
 
 /* Talbot radius r = 0.4*16/(0.1 - ln x): Abate's 0.4*M/(-ln x) with M = 16
- * digits, regularised by eko at x -> 1 with the 0.1 (PHYSICS.md §3, §12.1).
+ * digits, regularised by eko at x -> 1 with the 0.1 (docs/physics.md §3, §12.1).
  * Defined for ln x <= 0 (grid points are in (0,1]); no checks. */
 EKOC_HD double ekoc_talbot_radius(double logx) { return 0.4 * 16.0 / (0.1 - logx); }
 

@@ -1,5 +1,5 @@
 //! Leading-order (coefficient of a_s) unpolarised space-like anomalous
-//! dimensions gamma^(0)(N) = -M[P^(0)](N) (PHYSICS.md §5.1;
+//! dimensions gamma^(0)(N) = -M[P^(0)](N) (docs/physics.md §5.1;
 //! [MVV-NS] eq. 3.4, [MVV-S] eq. 3.5).
 //!
 //! Every function takes the harmonic sums at N and the number of active
@@ -58,7 +58,7 @@ mod tests {
         Sums::new(C64::new(re, im)).unwrap()
     }
 
-    /// Quark-number conservation: gamma_ns^(0)(1) = 0 exactly (PHYSICS.md §10).
+    /// Quark-number conservation: gamma_ns^(0)(1) = 0 exactly (docs/physics.md §10).
     #[test]
     fn number_conservation() {
         let g = gamma_ns(&sums(1.0, 0.0), 4);
@@ -66,7 +66,7 @@ mod tests {
         assert!(g.abs() < 1e-14, "{g:?}");
     }
 
-    /// Momentum conservation at N = 2 and the closed matrix of PHYSICS.md §10.
+    /// Momentum conservation at N = 2 and the closed matrix of docs/physics.md §10.
     #[test]
     fn momentum_sum_rule() {
         let s = sums(2.0, 0.0);
@@ -82,7 +82,7 @@ mod tests {
         }
     }
 
-    /// eko's test_as1.py values (PHYSICS.md §10).
+    /// eko's LO anomalous-dimension test values (docs/physics.md §10).
     #[test]
     fn closed_values() {
         assert!(close(gamma_qg(&sums(1.0, 0.0), 5), C64::real(-20.0 / 3.0), 1e-15, 0.0));
@@ -92,7 +92,7 @@ mod tests {
         assert!(close(gamma_ns(&sums(2.0, 0.0), 3), C64::real(32.0 / 9.0), 1e-15, 0.0));
     }
 
-    /// N = 2.5 + 1.5i, nf = 4 (PHYSICS.md §11.3, mpmath).
+    /// N = 2.5 + 1.5i, nf = 4 (docs/physics.md §11.3, mpmath).
     #[test]
     fn complex_reference_values() {
         let s = sums(2.5, 1.5);

@@ -1,7 +1,7 @@
 //! Next-to-leading-order (coefficient of a_s^2) unpolarised space-like
 //! anomalous dimensions gamma^(1)(N), in the [GRV90] representation that eko
 //! evaluates: S'_k sums at N/2 (or (N-1)/2 for ns-) and g_3(N) in the 7-term
-//! Pegasus approximation (PHYSICS.md §5.2, §5.4). The same objects are
+//! Pegasus approximation (docs/physics.md §5.2, §5.4). The same objects are
 //! [MVV-NS] eqs. 3.5-3.6 and [MVV-S] eqs. 3.6-3.9 written with S_{-k} sums.
 //!
 //! Every function takes the harmonic sums at N and the number of active
@@ -32,7 +32,7 @@ fn ns_nf_part(s: &Sums, inv: &Inv) -> C64 {
     num * (d * d) / 9.0 - s.s1() * (40.0 / 9.0) + s.s2() * (8.0 / 3.0)
 }
 
-/// Shared structure of Gamma_A^{+-} and Gamma_F^{+-} (PHYSICS.md §5.2):
+/// Shared structure of Gamma_A^{+-} and Gamma_F^{+-} (docs/physics.md §5.2):
 /// `eta` is +1 for ns+ (S' at N/2) and -1 for ns- (S' at (N-1)/2); `rat_a`,
 /// `rat_f` are the purely rational parts and `c_f` the coefficient of S_1/N^2
 /// in Gamma_F (40 for ns+, -24 for ns-).
@@ -57,7 +57,7 @@ fn ns_colour_parts(s: &Sums, inv: &Inv, eta: f64, sp: &[C64; 3], g3: C64, rat: (
 }
 
 /// gamma_ns,+^(1) = C_F [C_A Gamma_A^+ + C_F Gamma_F^+ + 2 T_R nf Gamma_n]
-/// (PHYSICS.md §5.2, S'_k = S_k(N/2)). Also the ns part of gamma_qq^(1).
+/// (docs/physics.md §5.2, S'_k = S_k(N/2)). Also the ns part of gamma_qq^(1).
 pub fn gamma_nsp(s: &Sums, nf: u32) -> C64 {
     nsp_with(s, nf, s.g3())
 }
@@ -75,7 +75,7 @@ fn nsp_with(s: &Sums, nf: u32, g3: C64) -> C64 {
 }
 
 /// gamma_ns,-^(1) = C_F [C_A Gamma_A^- + C_F Gamma_F^- + 2 T_R nf Gamma_n]
-/// (PHYSICS.md §5.2, S'_k = S_k((N-1)/2)). eko uses it for nsV at NLO too.
+/// (docs/physics.md §5.2, S'_k = S_k((N-1)/2)). eko uses it for nsV at NLO too.
 pub fn gamma_nsm(s: &Sums, nf: u32) -> C64 {
     let n = s.n;
     let inv = Inv::new(n);
@@ -188,17 +188,17 @@ pub fn gamma_ps(s: &Sums, nf: u32) -> C64 {
     ps_with(s, nf, &InvS::new(s.n))
 }
 
-/// gamma_qg^(1) = 2 T_R nf [C_A Q_A + C_F Q_F] (PHYSICS.md §5.2).
+/// gamma_qg^(1) = 2 T_R nf [C_A Q_A + C_F Q_F] (docs/physics.md §5.2).
 pub fn gamma_qg(s: &Sums, nf: u32) -> C64 {
     qg_with(s, nf, &InvS::new(s.n))
 }
 
-/// gamma_gq^(1) = C_F [C_A G_A + C_F G_F + 2 T_R nf G_n] (PHYSICS.md §5.2).
+/// gamma_gq^(1) = C_F [C_A G_A + C_F G_F + 2 T_R nf G_n] (docs/physics.md §5.2).
 pub fn gamma_gq(s: &Sums, nf: u32) -> C64 {
     gq_with(s, nf, &InvS::new(s.n))
 }
 
-/// gamma_gg^(1) = C_A^2 H_AA + 2 T_R nf [C_A H_An + C_F H_Fn] (PHYSICS.md §5.2).
+/// gamma_gg^(1) = C_A^2 H_AA + 2 T_R nf [C_A H_An + C_F H_Fn] (docs/physics.md §5.2).
 pub fn gamma_gg(s: &Sums, nf: u32) -> C64 {
     gg_with(s, nf, &InvS::new(s.n), s.g3())
 }
@@ -226,7 +226,7 @@ mod tests {
     const PI2: f64 = std::f64::consts::PI * std::f64::consts::PI;
 
     /// Number conservation: gamma_ns,-^(1)(1) = 0 analytically; eko's g_3
-    /// approximation leaves 1.586e-6 for every nf (PHYSICS.md §10).
+    /// approximation leaves 1.586e-6 for every nf (docs/physics.md §10).
     #[test]
     fn number_conservation() {
         for nf in 3..=6u32 {
@@ -237,7 +237,7 @@ mod tests {
     }
 
     /// Momentum conservation at N = 2: quark column -1.729e-6, gluon column
-    /// 3.501e-5, nf-independent (PHYSICS.md §10, eko's g_3 approximation);
+    /// 3.501e-5, nf-independent (docs/physics.md §10, eko's g_3 approximation);
     /// tolerance: half a unit of the last printed digit.
     #[test]
     fn momentum_sum_rule() {
@@ -251,7 +251,7 @@ mod tests {
         }
     }
 
-    /// Closed forms of eko's test_as2.py (PHYSICS.md §10). They are exact
+    /// Closed forms of eko's NLO anomalous-dimension tests (docs/physics.md §10). They are exact
     /// rationals/zetas; eko's g_3 approximation moves the g_3-carrying entries
     /// by ~1e-7 relative, hence the tolerances.
     #[test]
@@ -289,7 +289,7 @@ mod tests {
             let want = (-56317.0 / 18000.0 * cf + 16387.0 / 9000.0 * ca) * nff;
             assert!(close(gamma_qg(&s4, nf), C64::real(want), 1e-14, 0.0));
         }
-        // nf = 5 numbers of PHYSICS.md §10 (exact values, and eko's ns+ with g_3)
+        // nf = 5 numbers of docs/physics.md §10 (exact values, and eko's ns+ with g_3)
         let s2 = sums(2.0, 0.0);
         assert!(close(gamma_nsp(&s2, 5), C64::real(32.5267472), 2e-9, 0.0));
         assert!(close(gamma_ps(&s2, 5), C64::real(-9.876543), 1e-7, 0.0));
@@ -298,7 +298,7 @@ mod tests {
         assert!(close(gamma_nsm(&s2, 5), C64::real(32.459994), 1e-6, 0.0));
     }
 
-    /// N = 2.5 + 1.5i, nf = 4 (PHYSICS.md §11.3, mpmath with eko's g_3).
+    /// N = 2.5 + 1.5i, nf = 4 (docs/physics.md §11.3, mpmath with eko's g_3).
     #[test]
     fn complex_reference_values() {
         let s = sums(2.5, 1.5);

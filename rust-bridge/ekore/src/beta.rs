@@ -1,6 +1,6 @@
 //! Coefficients of the QCD beta function in eko's normalisation,
 //! `d a_s / d ln mu^2 = - sum_n beta_n a_s^{n+2}` with `a_s = alpha_s/(4 pi)`
-//! (PHYSICS.md §2.1; eko `src/eko/beta.py`; beta_3 from [Herzog17] eq. 3.6).
+//! (docs/physics.md §2.1; eko module `eko.beta`; beta_3 from [Herzog17] eq. 3.6).
 //!
 //! `nf` is the number of active flavours. The functions are total (any nf
 //! gives a number); the C ABI restricts nf to 3..6.
@@ -51,7 +51,7 @@ mod tests {
         ((a - b) / b).abs()
     }
 
-    /// PHYSICS.md §2.1 table [verified] (printed to 12 significant digits).
+    /// docs/physics.md §2.1 table [verified] (printed to 12 significant digits).
     #[test]
     fn table_values() {
         let table: [(u32, [f64; 4]); 4] = [
@@ -68,7 +68,7 @@ mod tests {
         }
     }
 
-    /// The colour-factor forms equal the nf polynomials of PHYSICS.md §2.1.
+    /// The colour-factor forms equal the nf polynomials of docs/physics.md §2.1.
     #[test]
     fn nf_polynomials() {
         for nf in 0..=8u32 {

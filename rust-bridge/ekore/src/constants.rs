@@ -1,4 +1,4 @@
-//! Numerical constants and QCD colour factors (SU(3), eko's `constants.py`).
+//! Numerical constants and QCD colour factors (SU(3), as eko's `eko.constants`).
 
 pub const CA: f64 = 3.0;
 pub const CF: f64 = 4.0 / 3.0;

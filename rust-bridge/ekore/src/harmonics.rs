@@ -4,7 +4,7 @@
 //! Negative sums: analytic continuation with the symmetry factor eta = (-1)^N
 //! fixed to +1 (singlet-like) or -1 (non-singlet-like) [Bl00, GRV90]:
 //!   S_{-m}(N) = 2^{1-m} [ (1+eta)/2 S_m(N/2) + (1-eta)/2 S_m((N-1)/2) ] - S_m(N).
-//! S_{-2,1} and the Pegasus approximation of g_3 follow eko (see PHYSICS.md §5.4).
+//! S_{-2,1} and the Pegasus approximation of g_3 follow eko (see docs/physics.md §5.4).
 
 use crate::complex::C64;
 use crate::constants::{EULER_GAMMA, LN2, ZETA2, ZETA3, ZETA4, ZETA5};
@@ -347,7 +347,7 @@ mod tests {
         C64::new(re, im)
     }
 
-    // PHYSICS.md §11.2 (mpmath) and eko's test_polygamma.py.
+    // docs/physics.md §11.2 (mpmath) and eko's polygamma tests.
     #[test]
     fn polygamma_reference_values() {
         assert!(close(

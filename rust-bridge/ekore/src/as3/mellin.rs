@@ -1,6 +1,6 @@
 //! The Mellin transforms of the x-space basis functions of the NNLO
 //! parametrisations at one N (`Mellin`), from S_1..S_4 at N and at the shifted
-//! arguments N-1..N+2 (PHYSICS.md §5.3).
+//! arguments N-1..N+2 (docs/physics.md §5.3).
 
 use crate::complex::C64;
 use crate::constants::{ZETA2, ZETA3};
@@ -19,7 +19,7 @@ const N_SUMS: usize = (M_MAX_SUMS - M_MIN + 1) as usize;
 const SIGNED_FACTORIAL: [f64; 5] = [1.0, -1.0, 2.0, -6.0, 24.0];
 
 /// Window around N = 1 in which eko replaces M[ln(1-x)/x] = -S_1(N-1)/(N-1)
-/// (0/0 at N = 1) by its limit -zeta_2 (`gamma_nsv` in `as3.py`).
+/// (0/0 at N = 1) by its limit -zeta_2 (eko's as3 `gamma_nsv`).
 const B1M_WINDOW: f64 = 1.0e-5;
 
 /// Mellin transforms of the x-space basis functions at one N, built from the

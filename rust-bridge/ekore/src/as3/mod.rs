@@ -1,21 +1,21 @@
 //! NNLO (O(a_s^3), order index 2) unpolarised space-like anomalous dimensions.
 //!
-//! Like eko (`ekore/anomalous_dimensions/unpolarized/space_like/as3.py`), these are
+//! Like eko (module `ekore.anomalous_dimensions.unpolarized.space_like.as3`), these are
 //! not the exact three-loop results but the approximate parametrisations of
 //! Moch, Vermaseren and Vogt, transformed to N space as in Pegasus (`xpns2n`,
 //! `xpij2n`):
 //!   [MVV-NS] S. Moch, J. Vermaseren, A. Vogt, hep-ph/0403192 (Sec. 4), non-singlet;
 //!   [MVV-S]  A. Vogt, S. Moch, J. Vermaseren, hep-ph/0404111 (Sec. 4), singlet.
 //! The parametrisations are accurate to about 1e-3 relative, so the sum rules hold
-//! only approximately (PHYSICS.md §10). The numerical coefficients below are those
-//! of eko 0.15.7 (`as3.py`), taken over unchanged.
+//! only approximately (docs/physics.md §10). The numerical coefficients below are those
+//! of eko 0.15.7 (its as3 module), taken over unchanged.
 //!
 //! Every function returns gamma^(2) = -(p0 + nf p1 + nf^2 p2), where p_i = M[P_i](N)
 //! is the Mellin transform of an x-space parametrisation. Here each p_i is written
 //! as a sum of coefficient x M[basis function], with the basis functions
 //! (x^m, x^m ln^k x, x^m ln^k(1-x), x^m ln^j x ln(1-x), 1/(1-x)_+, delta(1-x))
 //! evaluated once per N by [`Mellin`]. Only S_1..S_4 at N and at the shifted
-//! arguments N-1..N+2 are needed (PHYSICS.md §5.3); no alternating sums.
+//! arguments N-1..N+2 are needed (docs/physics.md §5.3); no alternating sums.
 //!
 //! Modules: `mellin` (the basis transforms at one N), `ns` (the non-singlet
 //! parametrisations), `singlet` (the singlet ones); this file holds the public
@@ -47,7 +47,7 @@ pub fn gamma_nsp(s: &Sums, nf: u32) -> C64 {
 }
 
 /// gamma^(2)_{ns,-}(N): valence-like non-singlet, [MVV-NS] (eko: "eq. 3.8"),
-/// parametrised. Its first moment is 2e-4..6e-4 instead of 0 (PHYSICS.md §10).
+/// parametrised. Its first moment is 2e-4..6e-4 instead of 0 (docs/physics.md §10).
 pub fn gamma_nsm(s: &Sums, nf: u32) -> C64 {
     nsm(&Mellin::new(s), nf)
 }

@@ -12,7 +12,7 @@ fn rel(got: C64, want: C64) -> f64 {
     (got - want).abs() / want.abs()
 }
 
-/// PHYSICS.md §11.3: eko's algorithm in mpmath at N = 2.5 + 1.5i, nf = 4.
+/// docs/physics.md §11.3: eko's algorithm in mpmath at N = 2.5 + 1.5i, nf = 4.
 #[test]
 fn values_at_complex_n() {
     let s = sums(2.5, 1.5);
@@ -29,7 +29,7 @@ fn values_at_complex_n() {
     }
 }
 
-/// PHYSICS.md §10: nsV(2) at nf = 5 (eko's test_as3.py), and ns+, ns-, nsV at N = 2, nf = 4.
+/// docs/physics.md §10: nsV(2) at nf = 5 (eko's NNLO anomalous-dimension tests), and ns+, ns-, nsV at N = 2, nf = 4.
 #[test]
 fn values_at_n_2() {
     let s = sums(2.0, 0.0);
@@ -49,7 +49,7 @@ fn values_at_n_2() {
 }
 
 /// Number conservation holds only approximately for the parametrisations:
-/// PHYSICS.md §10 lists the first moments of ns- and nsV for nf = 3, 4, 5.
+/// docs/physics.md §10 lists the first moments of ns- and nsV for nf = 3, 4, 5.
 #[test]
 fn first_moment_violations() {
     let s = sums(1.0, 0.0);
@@ -94,7 +94,7 @@ fn nsv_near_one_is_finite_and_continuous() {
 }
 
 /// Momentum sum rule at N = 2, violated by the parametrisations by the amounts
-/// of PHYSICS.md §10 (eko's test_as3.py), nf = 5.
+/// of docs/physics.md §10 (eko's NNLO anomalous-dimension tests), nf = 5.
 #[test]
 fn momentum_sum_rule_at_n_2() {
     let s = sums(2.0, 0.0);

@@ -6,7 +6,7 @@ use super::EKORE_OK;
 use crate::beta;
 
 /// beta_0..beta_3 at `nf`, written to `out[0..4]` (eko normalisation,
-/// d a_s/d ln mu^2 = -sum_n beta_n a_s^{n+2}, a_s = alpha_s/(4 pi); PHYSICS.md §2.1).
+/// d a_s/d ln mu^2 = -sum_n beta_n a_s^{n+2}, a_s = alpha_s/(4 pi); docs/physics.md §2.1).
 /// Errors: EKORE_ERR_NULL, EKORE_ERR_NF (nf outside 3..6); nothing is written.
 #[no_mangle]
 pub extern "C" fn ekore_beta(nf: u32, out: *mut f64) -> i32 {

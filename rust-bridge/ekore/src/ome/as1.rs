@@ -1,4 +1,4 @@
-//! The O(a_s) matching OME entries (coefficient of a_s^1), PHYSICS.md §8;
+//! The O(a_s) matching OME entries (coefficient of a_s^1), docs/physics.md §8;
 //! sources as in the module `ome`.
 
 use super::Kin;

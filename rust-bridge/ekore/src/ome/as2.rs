@@ -1,12 +1,12 @@
 //! The O(a_s^2) matching OME entries (coefficient of a_s^2), pole-mass
-//! scheme, PHYSICS.md §8.3; sources as in the module `ome`.
+//! scheme, docs/physics.md §8.3; sources as in the module `ome`.
 
 use super::{in_l, poly, Kin};
 use crate::complex::C64;
 use crate::constants::{CA, CF, TR};
 use crate::harmonics::Sums;
 
-/// A_qq,H^{NS,(2)} ([BMSN] eq. B.4; PHYSICS.md §8.3 at L = 0; L terms of eko's
+/// A_qq,H^{NS,(2)} ([BMSN] eq. B.4; docs/physics.md §8.3 at L = 0; L terms of eko's
 /// `as2.A_qq_ns`), C_F T_R times
 ///  L^0: -224/27 S_1(N-1) + 73/18 + 44/(27N) - 268/(27(N+1)) + 8/3 (1/(N+1)^2 - 1/N^2)
 ///       + 20/9 (2 S_2 - 1/N^2 + 1/(N+1)^2) - 8/3 S_3 + 4/3 (1/N^3 - 1/(N+1)^3)
@@ -28,9 +28,9 @@ pub(super) fn a_qq_ns_2(k: &Kin, l: f64) -> C64 {
     in_l(l, c0, c1, c2) * (CF * TR)
 }
 
-/// A_Hq^{PS,(2)} ([BMSN] eq. B.1; PHYSICS.md §8.3 at L = 0; L terms of eko's
+/// A_Hq^{PS,(2)} ([BMSN] eq. B.1; docs/physics.md §8.3 at L = 0; L terms of eko's
 /// `as2.A_hq_ps`), C_F T_R times
-///  L^0: see PHYSICS.md §8.3 (with F_M, F_1, F_2, F_21 built on S_2(N-1), S_2(N+1), S_2(N+2))
+///  L^0: see docs/physics.md §8.3 (with F_M, F_1, F_2, F_21 built on S_2(N-1), S_2(N+1), S_2(N+2))
 ///  L^1: 8 (N^2+5N+2)(5N^3+7N^2+4N+4) / ((N-1) N^3 (N+1)^3 (N+2)^2)
 ///  L^2: -4 (N^2+N+2)^2 / ((N-1) N^2 (N+1)^2 (N+2)).
 pub(super) fn a_hq_ps_2(k: &Kin, l: f64) -> C64 {
@@ -66,7 +66,7 @@ pub(super) fn a_hq_ps_2(k: &Kin, l: f64) -> C64 {
     in_l(l, c0, c1, c2) * (CF * TR)
 }
 
-/// A_gq,H^{S,(2)} ([BMSN] eq. B.5; PHYSICS.md §8.3 at L = 0; L terms of eko's
+/// A_gq,H^{S,(2)} ([BMSN] eq. B.5; docs/physics.md §8.3 at L = 0; L terms of eko's
 /// `as2.A_gq`), C_F T_R times
 ///  L^0: 4/3 (2 B_2M - 2 (S_1^2+S_2)/N + B_21) + 8/9 (-10 S_1(N-1)/(N-1) + 10 S_1/N
 ///       - 8 S_1(N+1)/(N+1)) + 1/27 (448 (1/(N-1) - 1/N) + 344/(N+1))
@@ -87,9 +87,9 @@ pub(super) fn a_gq_2(k: &Kin, l: f64) -> C64 {
     in_l(l, c0, c1, c2) * (CF * TR)
 }
 
-/// A_gg,H^{S,(2)} ([BMSN] eq. B.7; PHYSICS.md §8.3 at L = 0; L terms of eko's
+/// A_gg,H^{S,(2)} ([BMSN] eq. B.7; docs/physics.md §8.3 at L = 0; L terms of eko's
 /// `as2.A_gg`):
-///  L^0: T_R (C_F a_F + C_A a_A) (PHYSICS.md §8.3)
+///  L^0: T_R (C_F a_F + C_A a_A) (docs/physics.md §8.3)
 ///  L^1: 8/3 [ (8 + 2N - 34N^2 - 72N^3 - 77N^4 - 37N^5 - 19N^6 - 11N^7 - 4N^8)
 ///             / (N^3 (N+1)^3 (N-1)(N+2)) + 5 S_1(N-1) ]
 ///  L^2: 4/9 [1 + 6 P^2/(N^2 (N+1)^2 (N-1)(N+2)) - 9 (N^3-3N-4)/(N(N+1)(N-1)(N+2))] - 4 S_1(N-1).
@@ -125,13 +125,13 @@ pub(super) fn a_gg_2(k: &Kin, l: f64) -> C64 {
 }
 
 /// A_Hg^{S,(2)} (no overall colour factor): L^0 from [BBK09] in the form of
-/// PHYSICS.md §8.3 (numerators multiplied through by powers of N), L and L^2 from
+/// docs/physics.md §8.3 (numerators multiplied through by powers of N), L and L^2 from
 /// [BMSN] eq. B.3 as in eko's `as2.A_hg`, simplified with D = N(N+1)(N+2):
 ///  L^1: 2 R_9(N) / (3 (N-1) D^3) - 8 Q(N) S_1(N-1) / (3 D^2)
 ///       - 2 P (10 S_1(N-1)^2 + 36 S_{-2} + 26 S_2(N-1)) / (3 D)
 ///       (the two zeta_2 terms of eko's form cancel identically)
 ///  L^2: 8 P (N^2+N-11)(N^2+N+1) / (3 (N-1) D^2) + 20 P S_1 / (3 D).
-/// Negative sums with eta = +1; S_{-2,1} with the Pegasus g_3 (PHYSICS.md §5.4).
+/// Negative sums with eta = +1; S_{-2,1} with the Pegasus g_3 (docs/physics.md §5.4).
 pub(super) fn a_hg_2(k: &Kin, s: &Sums, l: f64) -> C64 {
     let (n, i0, im1, ip1, ip2) = (k.n, k.i0, k.im1, k.ip1, k.ip2);
     let (s1, s2, s3) = (k.s1, k.s2, k.s3);

@@ -1,5 +1,5 @@
 //! Unpolarized space-like heavy-quark matching operator matrix elements (OMEs)
-//! in Mellin space, pole-mass scheme, with eko's conventions (PHYSICS.md §8):
+//! in Mellin space, pole-mass scheme, with eko's conventions (docs/physics.md §8):
 //!
 //! * expansion in a_s = alpha_s^{(nf+1)}/(4 pi) at the matching scale, the
 //!   coefficient of a_s^k being returned by the `*_k` functions;
@@ -13,7 +13,7 @@
 //! dependence; at L = 0 in the form of [PEG] Vogt hep-ph/0408244), [BBK09]
 //! Bierenbaum, Blümlein, Klein arXiv:0901.0669 (A_Hg^(2) at L = 0), [Ball16]
 //! Ball et al. arXiv:1510.00009 eqs. 20a/20b (intrinsic A_HH^(1), A_gH^(1)).
-//! The L and L^2 coefficients are those of eko's `as2.py` (from QCDNUM `ome.f`),
+//! The L and L^2 coefficients are those of eko's O(a_s^2) OME module (taken from QCDNUM's OME routine),
 //! rewritten here in partial fractions where that was simple; coefficients
 //! checked against eko to 1e-12 (see the tests).
 //!

@@ -16,7 +16,7 @@ fn assert_close(got: C64, want: C64, rtol: f64, atol: f64, what: &str) {
     );
 }
 
-// Quark-number conservation: A_qq,H^{NS,(2)}(N=1) = 0 for any L (PHYSICS.md §10).
+// Quark-number conservation: A_qq,H^{NS,(2)}(N=1) = 0 for any L (docs/physics.md §10).
 #[test]
 fn qq_ns_vanishes_at_n1() {
     let s = sums(1.0, 0.0);
@@ -29,7 +29,7 @@ fn qq_ns_vanishes_at_n1() {
 }
 
 // Momentum conservation at N=2: every column of A^(k) sums to zero
-// (PHYSICS.md §10): exact except the O(a_s^2) gluon column, off by the Pegasus
+// (docs/physics.md §10): exact except the O(a_s^2) gluon column, off by the Pegasus
 // g_3 inside S_{-2,1} (eko: 1.4e-6; eko's test tolerance 2e-6).
 #[test]
 fn momentum_sum_rules_at_n2() {
@@ -52,7 +52,7 @@ fn momentum_sum_rules_at_n2() {
     }
 }
 
-// N=2, L=0 values quoted in PHYSICS.md §10 (eko test_as2.py).
+// N=2, L=0 values quoted in docs/physics.md §10 (eko's O(a_s^2) OME tests).
 #[test]
 fn values_at_n2() {
     let a = a_singlet_2(&sums(2.0, 0.0), 3, 0.0);
@@ -77,7 +77,7 @@ fn values_at_n2() {
     assert!(a1[2][2].abs() > 0.1 && a1[0][2].abs() > 0.1);
 }
 
-// PHYSICS.md §11.4: N = 2.5 + 1.5i, L = 0.
+// docs/physics.md §11.4: N = 2.5 + 1.5i, L = 0.
 #[test]
 fn values_at_complex_n() {
     let s = sums(2.5, 1.5);
@@ -93,8 +93,8 @@ fn values_at_complex_n() {
 }
 
 // Blümlein's OME code at N = 2..10, L = 0 and L = 10 (values and tolerances of
-// eko's tests/ekore/operator_matrix_elements/unpolarized/space_like/test_as1.py
-// and test_as2.py; only even N for the singlet entries).
+// eko's unit tests of the O(a_s) and O(a_s^2) unpolarized space-like OMEs;
+// only even N for the singlet entries).
 #[test]
 fn bierenbaum_bluemlein_klein_moments() {
     let gg = [
