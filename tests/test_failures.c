@@ -8,7 +8,9 @@
  *    ekoc_operator_failed_flavor flagging exactly the entries a failed
  *    integral reaches: every unflagged entry is bitwise the value of a run
  *    whose integrals all converge (limit 100), because QAGS returns its first
- *    21-point estimate unchanged whenever that already meets the tolerance.
+ *    21-point estimate unchanged whenever that already meets the tolerance;
+ *  - the batch backend: entries whose Kronrod-Gauss estimate misses the
+ *    tolerance are flagged the same way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,7 +98,7 @@ typedef struct run {
 
 static double targets[2] = {10.0, 1e4};
 
-static run *compute(int order, int32_t limit, int backend) {
+static run *compute_rule(int order, int32_t limit, int backend, int32_t batch_points) {
   ekoc_theory th;
   ekoc_request rq;
   run *r = calloc(1, sizeof *r);
@@ -116,6 +118,7 @@ static run *compute(int order, int32_t limit, int backend) {
   rq.epsrel = 1e-7;
   rq.limit = limit;
   rq.backend = backend;
+  if (batch_points > 0) rq.batch_points = batch_points;
   rc = ekoc_compute(&th, &rq, NULL, &r->op);
   if (rc != EKOC_OK) fail_msg("compute: %s", ekoc_last_error());
   r->failures = ekoc_operator_failures(r->op);
@@ -126,6 +129,8 @@ static run *compute(int order, int32_t limit, int backend) {
   }
   return r;
 }
+
+static run *compute(int order, int32_t limit, int backend) { return compute_rule(order, limit, backend, 0); }
 
 static void run_free(run *r) {
   ekoc_operator_free(r->op);
@@ -175,14 +180,40 @@ static void test_compute_limit_one(void **state) {
   run_free(good);
 }
 
-/* The batch backend has no per-entry convergence test: nothing to flag. */
-static void test_batch_no_failures(void **state) {
-  run *r = compute(2, 1, EKOC_BACKEND_BATCH);
+/* The batch backend flags what its own estimate |K - G| says missed the
+ * tolerance (issue 15, finding 8: batch_points=1 gave entries off by 7.7e5
+ * with failures=0). With the default rule on this small grid every entry
+ * converges; with one Gauss point per panel (a 3-node Kronrod rule) entries
+ * are flagged, and every entry left unflagged is still close to the
+ * converged adaptive reference. */
+static void test_batch_flags_its_estimate(void **state) {
+  run *fine = compute(2, 1, EKOC_BACKEND_BATCH);
+  run *coarse = compute_rule(2, 1, EKOC_BACKEND_BATCH, 1);
+  run *ref = compute(2, 100, EKOC_BACKEND_ADAPTIVE);
+  size_t t, k, off_unflagged = 0, off = 0;
   (void)state;
-  assert_int_equal(r->failures, 0);
-  assert_int_equal(r->n_flagged[0], 0);
-  assert_int_equal(r->n_flagged[1], 0);
-  run_free(r);
+  assert_int_equal(fine->failures, 0);
+  assert_int_equal(fine->n_flagged[0], 0);
+  assert_int_equal(fine->n_flagged[1], 0);
+  assert_true(ref->failures == 0);
+  if (coarse->failures == 0) fail_msg("batch_points=1 flagged nothing");
+  for (t = 0; t < 2; ++t) {
+    assert_true(coarse->n_flagged[t] > 0);
+    for (k = 0; k < LEN; ++k) {
+      double d = fabs(coarse->v[t][k] - ref->v[t][k]);
+      int is_off = d > 1e-4 * fabs(ref->v[t][k]) + 1e-9;
+      off += (size_t)is_off;
+      if (is_off && !coarse->flags[t][k]) {
+        ++off_unflagged;
+        print_message("target %zu entry %zu unflagged: %.10g vs %.10g\n", t, k, coarse->v[t][k], ref->v[t][k]);
+      }
+    }
+  }
+  assert_true(off > 0); /* the coarse rule really is wrong somewhere */
+  assert_int_equal(off_unflagged, 0);
+  run_free(fine);
+  run_free(coarse);
+  run_free(ref);
 }
 
 /* Bad arguments of ekoc_operator_failed_flavor: status, message, outputs untouched. */
@@ -245,7 +276,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_integrate_limit_one),
       cmocka_unit_test(test_compute_limit_one),
-      cmocka_unit_test(test_batch_no_failures),
+      cmocka_unit_test(test_batch_flags_its_estimate),
       cmocka_unit_test(test_failed_flavor_bad_args),
       cmocka_unit_test(test_failures_thread_count),
   };

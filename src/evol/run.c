@@ -10,6 +10,7 @@
 #include "evol/profile_stage.h"
 #include "evol/run.h"
 #include "quad/interp.h"
+#include "quad/driver.h"
 #include "quad/job.h"
 #include "quad/nspace_cache.h"
 #include "status.h"
@@ -340,10 +341,12 @@ int ekoc_run_parts(ekoc_plan *p, const ekoc_interp *interp, const ekoc_request *
   ctx.interp = interp;
   ctx.rq = rq;
   ctx.prof = prof;
-  ctx.progress.fn = rq->progress;
-  ctx.progress.data = rq->progress_data;
-  for (i = 0; i < p->n_jobs; ++i)
-    if (!p->jobs[i].unity) ctx.progress.total += rq->nx;
+  {
+    uint64_t rows = 0;
+    for (i = 0; i < p->n_jobs; ++i)
+      if (!p->jobs[i].unity) rows += rq->nx;
+    ekoc_quad_progress_init(&ctx.progress, rq->progress, rq->progress_data, rows);
+  }
   rc = take_nspace_cache(rq, interp, ctx.progress.total, &ctx.nspace_cache, &own_cache);
   for (i = 0; rc == EKOC_OK && i < p->n_jobs; ++i) {
     char name[EKOC_PROFILE_NAME_LEN];
@@ -355,5 +358,6 @@ int ekoc_run_parts(ekoc_plan *p, const ekoc_interp *interp, const ekoc_request *
   }
   ekoc_nspace_cache_release(ctx.nspace_cache); /* the parts are done */
   ekoc_nspace_cache_free(own_cache);
+  ekoc_quad_progress_destroy(&ctx.progress);
   return rc;
 }

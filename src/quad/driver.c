@@ -2,6 +2,7 @@
 #include "quad/driver.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "quad/interp.h"
 #include "status.h"
@@ -37,16 +38,40 @@ void ekoc_quad_row_init(const ekoc_quad_job *job, size_t k) {
   }
 }
 
+void ekoc_quad_progress_init(ekoc_quad_progress *p, int (*fn)(void *, uint64_t, uint64_t), void *data,
+                             uint64_t total) {
+  memset(p, 0, sizeof *p);
+  p->fn = fn;
+  p->data = data;
+  p->total = total;
+  p->lock_ready = pthread_mutex_init(&p->lock, NULL) == 0;
+}
+
+void ekoc_quad_progress_destroy(ekoc_quad_progress *p) {
+  if (!p || !p->lock_ready) return;
+  pthread_mutex_destroy(&p->lock);
+  p->lock_ready = 0;
+}
+
 int ekoc_quad_progress_row(ekoc_quad_progress *p) {
-  int rc = EKOC_OK;
+  int cancelled;
+  uint64_t done;
   if (!p) return EKOC_OK;
-#pragma omp critical(ekoc_progress)
-  {
-    p->done++;
-    if (!p->cancelled && p->fn && p->fn(p->data, p->done, p->total) != 0) p->cancelled = 1;
-    if (p->cancelled) rc = EKOC_ERR_CANCELLED;
+  if (!p->fn) {
+#pragma omp atomic capture
+    done = ++p->done;
+    (void)done;
+    return EKOC_OK;
   }
-  if (rc != EKOC_OK) return ekoc_error(rc, "computation cancelled by the progress callback after %llu of %llu rows",
-                                       (unsigned long long)p->done, (unsigned long long)p->total);
+  if (!p->lock_ready) /* pthread_mutex_init failed (it never does on Linux): no callback rather than a race */
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "progress: could not create the computation's lock");
+  pthread_mutex_lock(&p->lock);
+  done = ++p->done;
+  if (!p->cancelled && p->fn(p->data, done, p->total) != 0) p->cancelled = 1;
+  cancelled = p->cancelled;
+  pthread_mutex_unlock(&p->lock);
+  if (cancelled)
+    return ekoc_error(EKOC_ERR_CANCELLED, "computation cancelled by the progress callback after %llu of %llu rows",
+                      (unsigned long long)done, (unsigned long long)p->total);
   return EKOC_OK;
 }

@@ -24,8 +24,16 @@ typedef struct ekoc_quad_fatal {
 void ekoc_quad_fatal_record(ekoc_quad_fatal *f, int status);
 int ekoc_quad_fatal_status(const ekoc_quad_fatal *f);
 
+/* A computation's progress count (quad/job.h): fn (may be NULL) and data as
+ * the request's, `total` rows; destroy releases its lock. */
+void ekoc_quad_progress_init(ekoc_quad_progress *p, int (*fn)(void *, uint64_t, uint64_t), void *data,
+                             uint64_t total);
+void ekoc_quad_progress_destroy(ekoc_quad_progress *p);
+
 /* Counts one finished row; returns EKOC_ERR_CANCELLED (with a message) when
- * the callback asks to stop. Thread-safe (serialised). */
+ * the callback asks to stop. Thread-safe: with a callback the count and the
+ * call are serialised by the computation's own lock, without one the count is
+ * atomic and nothing waits. */
 int ekoc_quad_progress_row(ekoc_quad_progress *p);
 
 #endif

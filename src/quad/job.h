@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "ekoc.h"
 
 struct ekoc_interp;
@@ -39,12 +41,18 @@ typedef struct ekoc_quad_job {
 } ekoc_quad_job;
 
 /* Progress of a computation over all its parts (rows done / total); the
- * drivers count rows with ekoc_quad_progress_row (quad/driver.h). */
+ * drivers count rows with ekoc_quad_progress_row (quad/driver.h). The lock
+ * belongs to this computation alone: its callback is serialised against its
+ * own rows only, so no computation ever waits on another's callback, and a
+ * callback may itself start a computation. Set up with
+ * ekoc_quad_progress_init, released with ekoc_quad_progress_destroy. */
 typedef struct ekoc_quad_progress {
   int (*fn)(void *data, uint64_t done, uint64_t total); /* may be NULL */
   void *data;
   uint64_t done, total;
   int32_t cancelled;
+  int32_t lock_ready;
+  pthread_mutex_t lock; /* serialises fn and the count when fn is set */
 } ekoc_quad_progress;
 
 /* Driver settings (eko's defaults: epsabs 1e-12, epsrel 1e-5, limit 100, cut 0.05). */
