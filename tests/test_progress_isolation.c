@@ -6,7 +6,12 @@
  *    regression fails the test instead of hanging the suite;
  *  - isolation: while one computation's callback sleeps, another computation
  *    (with or without a callback of its own) finishes without waiting for it
- *    (before: 0.01 s of work took as long as the other's sleep).
+ *    (before: 0.01 s of work took as long as the other's sleep);
+ *  - cancellation inside a row: on a large grid one adaptive row takes
+ *    seconds; the callback is polled between basis functions (with the
+ *    unchanged count, 0 before the first row is done), so a cancellation
+ *    stops the computation inside the first row (before: after it; issue 17,
+ *    Ctrl-C at nx 2000).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -186,10 +191,44 @@ static void test_other_callback_does_not_stall(void **state) {
   assert_int_equal(s.rc, EKOC_OK);
 }
 
+/* ---- cancellation inside a row ------------------------------------------------------- */
+
+#define NX_BIG 400
+
+static int cancel_first(void *data, uint64_t done, uint64_t total) {
+  uint64_t *seen = data; /* [0] calls, [1] done at the first call */
+  (void)total;
+  if (seen[0]++ == 0) seen[1] = done;
+  return 1;
+}
+
+static void test_cancel_inside_a_row(void **state) {
+  static double big[NX_BIG];
+  ekoc_theory th;
+  ekoc_request rq;
+  ekoc_operator *sentinel = (ekoc_operator *)(uintptr_t)0x5a5a, *op = sentinel;
+  uint64_t seen[2] = {0, 99};
+  (void)state;
+  assert_int_equal(ekoc_grid_lambert(NX_BIG, 1e-7, big), EKOC_OK);
+  small_request(&th, &rq, 1);
+  th.order = 3;
+  rq.xgrid = big;
+  rq.nx = NX_BIG;
+  rq.degree = 4;
+  rq.backend = EKOC_BACKEND_ADAPTIVE;
+  rq.progress = cancel_first;
+  rq.progress_data = seen;
+  assert_int_equal(ekoc_compute(&th, &rq, NULL, &op), EKOC_ERR_CANCELLED);
+  assert_true(op == sentinel);
+  assert_int_equal(seen[0], 1);
+  assert_int_equal(seen[1], 0); /* polled before the first row was done */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_callback_may_compute),
       cmocka_unit_test(test_other_callback_does_not_stall),
+      cmocka_unit_test(test_cancel_inside_a_row),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

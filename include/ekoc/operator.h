@@ -97,10 +97,14 @@ typedef struct ekoc_request {
   int32_t batch_panels;       /* batch/gpu: equal panels on [0.5, 1-cut] */
   int32_t batch_points;       /* batch/gpu: n Gauss points per panel, i.e. a (n, 2n+1) Gauss-Kronrod pair:
                                  the Kronrod sum is the value, |Kronrod - Gauss| the error estimate */
-  /* Optional progress report: called (serialised, possibly from a worker
-   * thread) after each target row of each part with the rows done and the
-   * total; returning non-zero cancels the computation (ekoc_compute then
-   * returns EKOC_ERR_CANCELLED). Never called from the per-point kernel. */
+  /* Optional progress report: called after each target row of each part
+   * with the rows done and the total, possibly from a worker thread, and
+   * serialised with the other calls of this computation only (a callback may
+   * run another computation; it never delays one). Inside a long row
+   * (adaptive backend, large grids) it is also polled about every 0.2 s per
+   * thread with the unchanged count. Returning non-zero cancels the
+   * computation (ekoc_compute then returns EKOC_ERR_CANCELLED), seen within
+   * a fraction of a second. Never called from the per-point kernel. */
   int (*progress)(void *data, uint64_t done, uint64_t total);
   void *progress_data;
   /* Optional (batch backend): N-space values shared with other computations

@@ -9,13 +9,16 @@
 #include "quad/workspace.h"
 #include "status.h"
 
-/* Fills the entries of row k with eko's corner conventions applied. */
+/* Fills the entries of row k with eko's corner conventions applied. Between
+ * basis functions it stops when another row has failed and polls the
+ * progress callback, so a cancellation is seen within a fraction of a second
+ * even when one row takes minutes (large grids). */
 static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t k, ekoc_quad_workspace *ws,
-                        size_t *n_failed) {
+                        const ekoc_quad_fatal *fatal, size_t *n_failed) {
   const ekoc_interp *in = job->interp;
   size_t nx = in->n, j;
   int32_t f, e;
-  double logx = in->logx[k];
+  double logx = in->logx[k], last_poll = ekoc_quad_clock_s();
   ekoc_quad_row_init(job, k);
   if (logx == 0.0) return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
   /* family outermost: all basis functions and elements of one family share
@@ -24,8 +27,12 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
     for (j = 0; j < nx; ++j) {
       const double *areas = in->area + in->area_offset[j] * EKOC_AREA_STRIDE(in->degree);
       size_t n_areas = in->area_offset[j + 1] - in->area_offset[j];
+      int rc_poll;
       if (k == nx - 1 && j == nx - 1) continue;
       if (!ekoc_basis_is_active(areas, n_areas, in->degree, logx)) continue;
+      if (ekoc_quad_fatal_status(fatal) != EKOC_OK) return ekoc_quad_fatal_status(fatal); /* recorded already */
+      rc_poll = ekoc_quad_progress_poll(s->progress, &last_poll);
+      if (rc_poll != EKOC_OK) return rc_poll;
       for (e = 0; e < job->n_elements; ++e) {
         const ekoc_quad_element *el = &job->elements[e];
         ekoc_kernel_args args;
@@ -80,7 +87,7 @@ int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s
 #pragma omp for schedule(dynamic, 1)
     for (k = 0; k < nx; ++k) {
       if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !ws) continue;
-      rc = adaptive_row(job, s, (size_t)k, ws, &failed_total);
+      rc = adaptive_row(job, s, (size_t)k, ws, &fatal, &failed_total);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(s->progress);
       if (rc != EKOC_OK) ekoc_quad_fatal_record(&fatal, rc);
     }

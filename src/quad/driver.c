@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "quad/interp.h"
 #include "status.h"
@@ -67,6 +68,31 @@ int ekoc_quad_progress_row(ekoc_quad_progress *p) {
     return ekoc_error(EKOC_ERR_NO_MEMORY, "progress: could not create the computation's lock");
   pthread_mutex_lock(&p->lock);
   done = ++p->done;
+  if (!p->cancelled && p->fn(p->data, done, p->total) != 0) p->cancelled = 1;
+  cancelled = p->cancelled;
+  pthread_mutex_unlock(&p->lock);
+  if (cancelled)
+    return ekoc_error(EKOC_ERR_CANCELLED, "computation cancelled by the progress callback after %llu of %llu rows",
+                      (unsigned long long)done, (unsigned long long)p->total);
+  return EKOC_OK;
+}
+
+double ekoc_quad_clock_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int ekoc_quad_progress_poll(ekoc_quad_progress *p, double *last_s) {
+  double now;
+  int cancelled;
+  uint64_t done;
+  if (!p || !p->fn || !p->lock_ready) return EKOC_OK;
+  now = ekoc_quad_clock_s();
+  if (now - *last_s < EKOC_PROGRESS_POLL_S) return EKOC_OK;
+  *last_s = now;
+  pthread_mutex_lock(&p->lock);
+  done = p->done;
   if (!p->cancelled && p->fn(p->data, done, p->total) != 0) p->cancelled = 1;
   cancelled = p->cancelled;
   pthread_mutex_unlock(&p->lock);

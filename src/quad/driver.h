@@ -36,4 +36,17 @@ void ekoc_quad_progress_destroy(ekoc_quad_progress *p);
  * atomic and nothing waits. */
 int ekoc_quad_progress_row(ekoc_quad_progress *p);
 
+/* Seconds between two polls of the callback inside one long row. */
+#define EKOC_PROGRESS_POLL_S 0.2
+
+/* Inside a row: when a callback is set and EKOC_PROGRESS_POLL_S have passed
+ * since *last_s (the caller's monotonic clock mark, updated), calls it with
+ * the unchanged count so that a cancellation (Ctrl-C from Python) is seen
+ * within a fraction of a second however long a row takes. Returns
+ * EKOC_ERR_CANCELLED once the computation is cancelled, else EKOC_OK. */
+int ekoc_quad_progress_poll(ekoc_quad_progress *p, double *last_s);
+
+/* The monotonic clock in seconds (for ekoc_quad_progress_poll's mark). */
+double ekoc_quad_clock_s(void);
+
 #endif

@@ -39,22 +39,34 @@ void ekoc_quad_workspace_free(ekoc_quad_workspace *ws) {
   if (!ws) return;
   gsl_integration_workspace_free(ws->gsl);
   free(ws->basis);
+  free(ws->known);
   free(ws);
 }
 
+/* Bytes of one slot's bitmap of basis transforms computed alone. */
+#define KNOWN_BYTES(nx) (((nx) + 7) / 8)
+
 int ekoc_quad_workspace_reserve_basis(ekoc_quad_workspace *ws, size_t nx) {
   ekoc_complex *b;
+  uint8_t *known;
   size_t i;
   if (!ws) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_workspace_reserve_basis: ws is NULL");
   if (nx < 1 || nx > 100000)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_workspace_reserve_basis: nx=%zu outside 1..100000", nx);
   if (nx <= ws->basis_nx) return EKOC_OK;
   b = malloc((size_t)EKOC_NSPACE_CACHE_SIZE * nx * sizeof *b);
-  if (!b) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_quad_workspace_reserve_basis: out of memory for nx=%zu", nx);
+  known = calloc((size_t)EKOC_NSPACE_CACHE_SIZE, KNOWN_BYTES(nx));
+  if (!b || !known) {
+    free(b);
+    free(known);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_quad_workspace_reserve_basis: out of memory for nx=%zu", nx);
+  }
   free(ws->basis);
+  free(ws->known);
   ws->basis = b;
+  ws->known = known;
   ws->basis_nx = nx;
-  for (i = 0; i < EKOC_NSPACE_CACHE_SIZE; ++i) ws->cache[i].has_basis = 0;
+  for (i = 0; i < EKOC_NSPACE_CACHE_SIZE; ++i) ws->cache[i].has_basis = ws->cache[i].n_single = 0;
   return EKOC_OK;
 }
 
@@ -85,7 +97,10 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
     return e;
   }
   ws->misses++;
+  if (ws->known && e->n_single > 0) memset(ws->known + (size_t)(e - ws->cache) * KNOWN_BYTES(ws->basis_nx), 0,
+                                             KNOWN_BYTES(ws->basis_nx));
   e->has_basis = 0;
+  e->n_single = 0;
   ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
   rc = ekoc_nspace_eval(&args->nspace, e->n, e->values);
   if (rc != EKOC_OK) {
@@ -98,6 +113,32 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
   e->logx = args->logx;
   e->cfg = args->nspace;
   return e;
+}
+
+/* P_j at the slot's node. The transforms of all basis functions at once cost
+ * one exponential per grid node (ekoc_interp_mellin_all), those of one
+ * 2 (degree+1): a node that many basis functions share (the first rule of
+ * every QAGS integral of a row) gets all of them, a node only a few ask for
+ * (the subdivisions of one integral) only theirs, so an integrand evaluation
+ * costs O(degree) and not O(nx). Bitwise the same either way. */
+static ekoc_complex cached_basis(const ekoc_kernel_args *args, ekoc_quad_workspace *ws, ekoc_nspace_cache_entry *e,
+                                 ekoc_complex *basis) {
+  const struct ekoc_interp *in = args->interp;
+  size_t j = (size_t)args->basis_index, slot = (size_t)(e - ws->cache);
+  uint8_t *known = ws->known + slot * KNOWN_BYTES(ws->basis_nx);
+  uint8_t bit = (uint8_t)(1u << (j % 8));
+  if (e->has_basis || (known[j / 8] & bit)) return basis[j];
+  if (e->n_single < 2 * (in->degree + 1)) {
+    size_t n_areas;
+    const double *areas = ekoc_interp_areas(in, j, &n_areas);
+    basis[j] = ekoc_basis_mellin(areas, n_areas, in->degree, e->n, args->logx);
+    known[j / 8] |= bit;
+    e->n_single++;
+    return basis[j];
+  }
+  ekoc_interp_mellin_all(in, e->n, args->logx, basis);
+  e->has_basis = 1;
+  return basis[j];
 }
 
 /* The memory-safety checks of the kernel's own arguments (a few integer
@@ -149,11 +190,7 @@ double ekoc_quad_kernel(double u, void *vargs) {
     ekoc_complex *basis;
     if (!e) return NAN;
     basis = ws->basis + (size_t)(e - ws->cache) * ws->basis_nx;
-    if (!e->has_basis) {
-      ekoc_interp_mellin_all(in, e->n, args->logx, basis);
-      e->has_basis = 1;
-    }
-    pj = basis[args->basis_index];
+    pj = cached_basis(args, ws, e, basis);
     if (pj.re == 0.0 && pj.im == 0.0) return 0.0;
     value = e->values[args->element];
     dn = e->dn;

@@ -13,6 +13,7 @@
 typedef struct ekoc_nspace_cache_entry {
   int32_t valid;
   int32_t has_basis;       /* basis[] of this slot holds P_j(N; logx) for all j */
+  int32_t n_single;        /* P_j computed one by one so far (their bits in `known`) */
   double u, logx;          /* node and inversion point */
   ekoc_nspace_config cfg;  /* the family (compared bytewise) */
   ekoc_complex n, dn;      /* the path point N(u) and dN/du */
@@ -25,6 +26,7 @@ struct ekoc_quad_workspace {
   uint64_t hits, misses;
   size_t basis_nx;         /* P_j values per slot in `basis` (0: none) */
   ekoc_complex *basis;     /* EKOC_NSPACE_CACHE_SIZE * basis_nx */
+  uint8_t *known;          /* EKOC_NSPACE_CACHE_SIZE * ceil(basis_nx / 8) bits: P_j of a slot computed alone */
   ekoc_nspace_cache_entry cache[EKOC_NSPACE_CACHE_SIZE];
 };
 
