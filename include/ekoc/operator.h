@@ -93,7 +93,7 @@ typedef struct ekoc_request {
   double epsabs, epsrel;      /* adaptive quadrature tolerances (eko: 1e-12, 1e-5) */
   int32_t limit;              /* adaptive subintervals (eko: 100) */
   double mellin_cut;          /* upper end of the path is 1 - cut (eko: 0.05) */
-  int32_t n_threads;          /* worker threads; 0: OpenMP's default */
+  int32_t n_threads;          /* worker threads; 0: OpenMP's default; at most max(64, 8 x omp_get_num_procs()) */
   int32_t batch_panels;       /* batch/gpu: equal panels on [0.5, 1-cut] */
   int32_t batch_points;       /* batch/gpu: n Gauss points per panel, i.e. a (n, 2n+1) Gauss-Kronrod pair:
                                  the Kronrod sum is the value, |Kronrod - Gauss| the error estimate */
@@ -111,6 +111,8 @@ typedef struct ekoc_request {
    * on the same grid, see ekoc_nspace_cache; NULL: the computation keeps its
    * own for its parts only. */
   ekoc_nspace_cache *nspace_cache;
+  /* ---- appended after the first layout (callers built before get the default) */
+  size_t memory_budget; /* bytes ekoc_compute may hold; 0: the default, 3/4 of physical memory (sysconf) */
 } ekoc_request;
 
 /* Defaults: the LHA NNLO setup (alpha_s(2 GeV^2) = 0.35 with nf_ref = 4,
@@ -140,8 +142,37 @@ typedef struct ekoc_operator ekoc_operator;
  * eko's path through the heavy-quark thresholds. `profile` (may be NULL) is
  * reset and receives one record per stage. On success *out owns the result;
  * on failure *out is untouched and nothing leaks. Integration entries that
- * missed their tolerance do not fail the call: see ekoc_operator_failures. */
+ * missed their tolerance do not fail the call: see ekoc_operator_failures.
+ *
+ * Targets with the same (mu^2, nf), eko's default nf resolved (an entry < 0
+ * and the explicit default are the same target), are computed and composed
+ * once: every index that asked for one reads the same operator, with the
+ * bits it would have alone.
+ *
+ * Before any work the call estimates the bytes it will hold (see
+ * ekoc_request_estimate_bytes) and refuses a request above
+ * request.memory_budget with EKOC_ERR_NO_MEMORY, naming the estimate and
+ * the budget in MB. Then it creates the worker threads once itself (with
+ * libgomp's stack size: OMP_STACKSIZE / GOMP_STACKSIZE, else the pthread
+ * default): where the system refuses them (address-space or process
+ * limits) it returns EKOC_ERR_NO_MEMORY "could not create N threads (...)"
+ * instead of libgomp's message and exit(1). request.n_threads is at most
+ * max(64, 8 x omp_get_num_procs()) (EKOC_ERR_INVALID_ARGUMENT above). */
 int ekoc_compute(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile, ekoc_operator **out);
+
+/* The bytes ekoc_compute(theory, request, ...) would hold at most, without
+ * computing anything: for each distinct target its block-sparse operator
+ * (values and errors, 2 x 8 nx^2 bytes per nx x nx block, the blocks its
+ * path through the thresholds fills: 15, 21, 29, 39 across 0..3 thresholds) and as much again for its failure mask; the parts
+ * (evolution segments and matchings, 15 and 19 blocks each, with their
+ * masks); the composition's products; and the quadrature driver's scratch:
+ * per worker thread (adaptive: a 4096-entry N-space cache with basis values,
+ * 64 KB x nx) plus the batch driver's N-space cache (within
+ * EKOC_NSPACE_CACHE_DEFAULT_BYTES) or the gpu driver's host towers. An
+ * upper bound; duplicate targets count once. Validates the cards as
+ * ekoc_compute does (same errors); *bytes untouched on error. Bindings can
+ * refuse a request early with it. */
+int ekoc_request_estimate_bytes(const ekoc_theory *theory, const ekoc_request *request, size_t *bytes);
 
 void ekoc_operator_free(ekoc_operator *op); /* NULL is fine */
 
@@ -178,7 +209,12 @@ int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, d
 
 /* Applies target i's operator to a PDF on the grid: pdf_in[14][nx] in the
  * flavour basis at mu_0^2 (values f(x_j), not x f(x_j)), pdf_out[14][nx] at
- * mu^2. len = 14*nx. `profile` may be NULL (records an "apply" stage). */
+ * mu^2. len = 14*nx. `profile` may be NULL (records an "apply" stage).
+ * pdf_out is written only on success (it may be pdf_in itself). Errors:
+ * EKOC_ERR_INVALID_ARGUMENT for a non-finite input (naming its index),
+ * EKOC_ERR_NUMERICAL when a result would not be finite (finite inputs near
+ * DBL_MAX overflow; the message names the output index, flavour and x
+ * index), EKOC_ERR_NULL_POINTER, EKOC_ERR_BUFFER_TOO_SMALL, EKOC_ERR_NO_MEMORY. */
 int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in, double *pdf_out, size_t len,
                         ekoc_profile *profile);
 

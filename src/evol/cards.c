@@ -2,12 +2,14 @@
  * theory and the request. Every check reports the first field out of range,
  * named in its message, in the order the fields are read here. */
 #include <math.h>
+#include <omp.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "ad/axes.h"
 #include "ad/nspace.h" /* EKOC_MAX_MATCHING_ORDER (ad/matching.h) */
 #include "evol/cards.h"
+#include "evol/threads.h"
 #include "status.h"
 
 /* ---- defaults ----------------------------------------------------------------- */
@@ -56,6 +58,7 @@ static void request_defaults(ekoc_request *r) {
   r->n_threads = 0;
   r->batch_panels = 1;  /* one Gauss-Kronrod panel of 36 Gauss / 73 Kronrod nodes: converged to a */
   r->batch_points = 36; /* small fraction of eko's tolerance (perf/STATS.md, tests/test_batch.c) */
+  r->memory_budget = 0; /* 3/4 of physical memory (evol/estimate.h) */
 }
 
 static int check_struct_size(const char *what, size_t size, size_t v1, size_t full) {
@@ -236,6 +239,11 @@ static int check_request_quadrature(const ekoc_request *r) {
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "request.mellin_cut=%g outside [0, 0.5)", r->mellin_cut);
   if (r->n_threads < 0 || r->n_threads > 4096)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "request.n_threads=%d outside 0..4096", (int)r->n_threads);
+  if (r->n_threads > ekoc_threads_cap())
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "request.n_threads=%d exceeds the cap of %d threads (max(64, 8 x %d processors)): more only "
+                      "cost memory",
+                      (int)r->n_threads, ekoc_threads_cap(), omp_get_num_procs());
   if (r->batch_panels < 1 || r->batch_panels > 4096 || r->batch_points < 1 || r->batch_points > 1024)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "request.batch_panels=%d / batch_points=%d outside 1..4096 / 1..1024",
                       (int)r->batch_panels, (int)r->batch_points);

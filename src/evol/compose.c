@@ -55,11 +55,8 @@ static int compose_memo_common(const ekoc_plan *p, const compose_memo *m, size_t
 
 /* ---- one target ---------------------------------------------------------------------- */
 
-/* The rotation applied with the matching step *st, a constant matrix on the
- * basis elements: forward B_lo -> B_hi after the OME, backward B_hi -> B_lo
- * before the inverse OME (lo = st->nf, hi = lo + 1); rounding residues below
- * 1e-14 are set to 0. */
-static void matching_rotation(const ekoc_plan_step *st, double m[EKOC_NB][EKOC_NB]) {
+/* The rotation of a matching step (compose.h). */
+void ekoc_compose_matching_rotation(const ekoc_plan_step *st, double m[EKOC_NB][EKOC_NB]) {
   double left[EKOC_NB][EKOC_NB], right_inv[EKOC_NB][EKOC_NB];
   int i, j, k, lo = st->nf, hi = st->nf + 1, forward = st->kind == EKOC_STEP_FORWARD;
   ekoc_basis_rotation(forward ? hi : lo, left);
@@ -85,7 +82,7 @@ static int apply_matching(const ekoc_plan_step *st, const ekoc_blockop *part, ek
                           ekoc_blockop *tmp2, int n_threads) {
   double m[EKOC_NB][EKOC_NB];
   int ok = 1;
-  matching_rotation(st, m);
+  ekoc_compose_matching_rotation(st, m);
   if (st->kind == EKOC_STEP_FORWARD) { /* B_lo -> (OME) -> B_lo -> rotate -> B_hi */
     ok &= ekoc_blockop_mul(part, cur, tmp, n_threads);
     ok &= ekoc_blockop_rotate_left(m, tmp, tmp2);
@@ -113,11 +110,12 @@ static int compose_step(const ekoc_plan_step *st, const ekoc_blockop *part, int 
   return ok;
 }
 
-/* The operator of target t: its parts' op (taint = 0) or taint (taint = 1)
- * multiplied along its path. memo (may be NULL) holds the previous target's
- * intermediate states and receives this target's. */
-static int compose_target(const ekoc_plan *p, size_t t, size_t nx, int taint, int n_threads, compose_memo *memo,
-                          ekoc_blockop *out) {
+/* The operator of plan target t (the request's target `index`, for the
+ * message): its parts' op (taint = 0) or taint (taint = 1) multiplied along
+ * its path. memo (may be NULL) holds the previous target's intermediate
+ * states and receives this target's. */
+static int compose_target(const ekoc_plan *p, size_t t, size_t index, size_t nx, int taint, int n_threads,
+                          compose_memo *memo, ekoc_blockop *out) {
   ekoc_blockop cur, tmp, tmp2;
   int s, ok = 1, s0 = compose_memo_common(p, memo, t);
   ekoc_blockop_init(&cur, nx);
@@ -140,7 +138,7 @@ static int compose_target(const ekoc_plan *p, size_t t, size_t nx, int taint, in
   if (!ok) {
     ekoc_blockop_clear(&cur);
     if (memo) compose_memo_clear(memo);
-    return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory composing the operator of target %zu", t);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory composing the operator of target %zu", index);
   }
   *out = cur;
   return EKOC_OK;
@@ -179,67 +177,77 @@ static int taint_clean(ekoc_plan_job *j) {
   return ok;
 }
 
-/* An operator for rq's targets, no target composed yet. */
-static int operator_new(const ekoc_request *rq, ekoc_operator **out) {
+/* An operator for the request's targets (tg->n, their scales from mu2)
+ * holding tg->n_distinct operators, none composed yet. */
+static int operator_new(const ekoc_targets *tg, const double *mu2, size_t nx, int32_t nf0, ekoc_operator **out) {
   ekoc_operator *op = calloc(1, sizeof *op);
+  size_t i;
   if (!op) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
-  op->nx = rq->nx;
-  op->n_targets = rq->n_targets;
-  op->nf0 = rq->nf0;
-  op->mu2 = malloc(rq->n_targets * sizeof *op->mu2);
-  op->nf = malloc(rq->n_targets * sizeof *op->nf);
-  op->ops = calloc(rq->n_targets, sizeof *op->ops);
+  op->nx = nx;
+  op->n_targets = tg->n;
+  op->n_distinct = tg->n_distinct;
+  op->nf0 = nf0;
+  op->mu2 = malloc(tg->n * sizeof *op->mu2);
+  op->nf = malloc(tg->n * sizeof *op->nf);
+  op->distinct = malloc(tg->n * sizeof *op->distinct);
+  op->ops = calloc(tg->n_distinct, sizeof *op->ops);
   *out = op;
-  if (!op->mu2 || !op->nf || !op->ops) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
+  if (!op->mu2 || !op->nf || !op->distinct || !op->ops)
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
+  for (i = 0; i < tg->n; ++i) {
+    op->mu2[i] = mu2[i];
+    op->nf[i] = tg->nf[tg->distinct[i]];
+    op->distinct[i] = tg->distinct[i];
+  }
   return EKOC_OK;
 }
 
-/* op->ops (with each target's scale and nf), checked finite. */
-static int compose_values(const ekoc_plan *p, const ekoc_request *rq, compose_memo *memo, ekoc_operator *op) {
+/* op->ops, one per distinct target (the plan's targets), checked finite. */
+static int compose_values(const ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, compose_memo *memo,
+                          ekoc_operator *op) {
   size_t t;
   int rc;
-  for (t = 0; t < rq->n_targets; ++t) {
-    op->mu2[t] = rq->mu2[t];
-    op->nf[t] = p->nf_out[t];
-    rc = compose_target(p, t, rq->nx, 0, rq->n_threads, memo, &op->ops[t]);
-    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], t, rq->mu2[t]);
+  for (t = 0; t < tg->n_distinct; ++t) {
+    rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, memo, &op->ops[t]);
+    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], tg->first[t], tg->mu2[t]);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
 }
 
-/* op->taint: which entries of each target a failed integral reaches. */
-static int compose_taints(ekoc_plan *p, const ekoc_request *rq, compose_memo *memo, ekoc_operator *op) {
+/* op->taint: which entries of each distinct target a failed integral reaches. */
+static int compose_taints(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, compose_memo *memo,
+                          ekoc_operator *op) {
   size_t i, t;
   int rc;
   for (i = 0; i < p->n_jobs; ++i)
     if (p->jobs[i].n_failed == 0 && !taint_clean(&p->jobs[i]))
       return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
-  op->taint = calloc(rq->n_targets, sizeof *op->taint);
+  op->taint = calloc(tg->n_distinct, sizeof *op->taint);
   if (!op->taint) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
-  for (t = 0; t < rq->n_targets; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
-  for (t = 0; t < rq->n_targets; ++t) {
-    rc = compose_target(p, t, rq->nx, 1, rq->n_threads, memo, &op->taint[t]);
+  for (t = 0; t < tg->n_distinct; ++t) ekoc_blockop_init(&op->taint[t], rq->nx);
+  for (t = 0; t < tg->n_distinct; ++t) {
+    rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, memo, &op->taint[t]);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
 }
 
-int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, size_t n_failed, ekoc_profile *prof,
-                          ekoc_operator **out) {
+int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
+                          size_t n_failed, ekoc_profile *prof, ekoc_operator **out) {
   compose_memo memo;
-  compose_memo *shared = rq->n_targets > 1 ? &memo : NULL; /* a single target has nothing to share */
+  compose_memo *shared = tg->n_distinct > 1 ? &memo : NULL; /* a single target has nothing to share */
   ekoc_operator *op = NULL;
   uint64_t ts = 0;
   int rc;
   compose_memo_init(&memo, rq->nx);
-  rc = operator_new(rq, &op);
+  rc = operator_new(tg, mu2, rq->nx, rq->nf0, &op);
   if (rc == EKOC_OK) {
     ts = ekoc_profile_now_ns(prof);
-    rc = compose_values(p, rq, shared, op);
+    rc = compose_values(p, rq, tg, shared, op);
   }
   compose_memo_clear(&memo); /* the taints are other products: none of these states */
-  if (rc == EKOC_OK && n_failed > 0) rc = compose_taints(p, rq, shared, op);
+  if (rc == EKOC_OK && n_failed > 0) rc = compose_taints(p, rq, tg, shared, op);
   compose_memo_clear(&memo);
   if (rc != EKOC_OK) {
     ekoc_operator_free(op);

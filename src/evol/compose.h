@@ -7,16 +7,27 @@
 #include <stddef.h>
 
 #include "ekoc.h"
+#include "evol/basis.h"
 #include "evol/plan.h"
+#include "evol/targets.h"
 
-/* *out: a new operator with every target of rq composed from the parts of p
- * (ekoc_run_parts done). When n_failed > 0 (integrals that missed their
- * tolerance) it also composes each target's taint, which marks the entries a
- * failure reaches; the parts without failures get their clean taint here.
- * Records the profile stage "composition". On error *out is untouched.
- * Errors: EKOC_ERR_NO_MEMORY, EKOC_ERR_NUMERICAL (a non-finite composed
- * entry). */
-int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, size_t n_failed, ekoc_profile *prof,
-                          ekoc_operator **out);
+/* *out: a new operator for the tg->n targets of the request (scales mu2, the
+ * caller's array), holding one operator per distinct target, composed from
+ * the parts of p (planned for the distinct targets, ekoc_run_parts done; rq
+ * the request p was planned with). When n_failed > 0 (integrals that missed
+ * their tolerance) it also composes each distinct target's taint, which
+ * marks the entries a failure reaches; the parts without failures get their
+ * clean taint here. Records the profile stage "composition". On error *out
+ * is untouched. Messages name the first target index asking for an
+ * operator. Errors: EKOC_ERR_NO_MEMORY, EKOC_ERR_NUMERICAL (a non-finite
+ * composed entry). */
+int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
+                          size_t n_failed, ekoc_profile *prof, ekoc_operator **out);
+
+/* The rotation applied with the matching step *st, a constant matrix on the
+ * basis elements: forward B_lo -> B_hi after the OME, backward B_hi -> B_lo
+ * before the inverse OME (lo = st->nf, hi = lo + 1); rounding residues below
+ * 1e-14 are set to 0. (Also read by the size estimate, evol/estimate.h.) */
+void ekoc_compose_matching_rotation(const ekoc_plan_step *st, double m[EKOC_NB][EKOC_NB]);
 
 #endif /* EKOC_EVOL_COMPOSE_H */

@@ -2,30 +2,76 @@
  *
  * 1. cards: the caller's structs in this library's layout, validated
  *    (evol/cards.h);
- * 2. plan: for every target, eko's matched path from (mu_0^2, nf0): evolution
- *    segments at fixed nf separated by matchings at the heavy-quark
- *    thresholds (eko's Atlas.matched_path); identical parts of different
- *    targets are computed once; couplings at every segment end and threshold
- *    (forced-nf, eko's rules for scale variations) (evol/plan.h);
- * 3. every part inverted on the grid by the chosen quadrature driver into a
+ * 2. targets: the distinct (mu^2, nf) of the request, each computed once
+ *    (evol/targets.h);
+ * 3. size: the bytes the computation will hold, refused above the memory
+ *    budget (evol/estimate.h), and the worker threads, refused when the
+ *    system will not create them (evol/threads.h) -- both before any work;
+ * 4. plan: for every distinct target, eko's matched path from (mu_0^2, nf0):
+ *    evolution segments at fixed nf separated by matchings at the
+ *    heavy-quark thresholds (eko's Atlas.matched_path); identical parts of
+ *    different targets are computed once; couplings at every segment end and
+ *    threshold (forced-nf, eko's rules for scale variations) (evol/plan.h);
+ * 5. every part inverted on the grid by the chosen quadrature driver into a
  *    block-sparse operator in the evolution basis of its nf (evol/run.h);
- * 4. composition per target, later parts on the left, with the basis
- *    rotation nf -> nf+1 after each matching (evol/compose.h).
+ * 6. composition per distinct target, later parts on the left, with the
+ *    basis rotation nf -> nf+1 after each matching (evol/compose.h).
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "evol/cards.h"
 #include "evol/compose.h"
+#include "evol/estimate.h"
 #include "evol/plan.h"
 #include "evol/profile_stage.h"
 #include "evol/run.h"
+#include "evol/targets.h"
+#include "evol/threads.h"
 #include "status.h"
 
-int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out) {
+/* Stages 1-2: *th / *rq the validated cards, *setup (which points at them)
+ * and *tg the distinct targets. On error nothing is held. */
+static int read_request(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_theory *th, ekoc_request *rq,
+                        ekoc_plan_setup *setup, ekoc_targets *tg) {
+  int rc = ekoc_cards_upgrade(th_in, rq_in, th, rq);
+  if (rc == EKOC_OK) rc = ekoc_cards_check(th, rq);
+  if (rc == EKOC_OK) rc = ekoc_plan_setup_new(setup, th, rq);
+  if (rc != EKOC_OK) return rc;
+  memset(tg, 0, sizeof *tg);
+  rc = ekoc_targets_new(setup, tg);
+  if (rc != EKOC_OK) {
+    ekoc_targets_free(tg);
+    ekoc_plan_setup_free(setup);
+  }
+  return rc;
+}
+
+int ekoc_request_estimate_bytes(const ekoc_theory *th_in, const ekoc_request *rq_in, size_t *bytes) {
   ekoc_theory th;
   ekoc_request rq;
   ekoc_plan_setup setup;
+  ekoc_targets tg;
+  ekoc_estimate est;
+  int rc;
+  if (!th_in || !rq_in || !bytes)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_request_estimate_bytes: theory, request and bytes must not be NULL");
+  ekoc_error_clear();
+  rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
+  if (rc != EKOC_OK) return rc;
+  ekoc_estimate_request(&rq, &tg, &est);
+  ekoc_targets_free(&tg);
+  ekoc_plan_setup_free(&setup);
+  *bytes = est.total;
+  return EKOC_OK;
+}
+
+int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out) {
+  ekoc_theory th;
+  ekoc_request rq, distinct;
+  ekoc_plan_setup setup;
+  ekoc_targets tg;
+  ekoc_estimate est;
   ekoc_plan plan;
   ekoc_interp *interp = NULL;
   size_t n_failed = 0;
@@ -38,21 +84,29 @@ int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profi
   ekoc_error_clear();
   if (prof) ekoc_profile_reset(prof);
   t0 = ekoc_profile_now_ns(prof);
-  rc = ekoc_cards_upgrade(th_in, rq_in, &th, &rq);
-  if (rc == EKOC_OK) rc = ekoc_cards_check(&th, &rq);
-  if (rc == EKOC_OK) rc = ekoc_plan_setup_new(&setup, &th, &rq);
+  rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
+  ekoc_estimate_request(&rq, &tg, &est);
+  rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq));
+  if (rc == EKOC_OK) rc = ekoc_threads_probe(est.threads);
 
+  /* from here on the request is its distinct targets (resolved nf) */
+  distinct = rq;
+  distinct.mu2 = tg.mu2;
+  distinct.nf = tg.nf;
+  distinct.n_targets = tg.n_distinct;
+  setup.rq = &distinct;
   memset(&plan, 0, sizeof plan);
-  rc = ekoc_interp_alloc(rq.xgrid, rq.nx, rq.degree, &interp);
+  if (rc == EKOC_OK) rc = ekoc_interp_alloc(rq.xgrid, rq.nx, rq.degree, &interp);
   if (rc == EKOC_OK) rc = ekoc_plan_build(&setup, &plan);
   if (rc == EKOC_OK) {
     ekoc_profile_stage(prof, "plan+couplings", t0);
-    rc = ekoc_run_parts(&plan, interp, &rq, prof, &n_failed);
+    rc = ekoc_run_parts(&plan, interp, &distinct, prof, &n_failed);
   }
-  if (rc == EKOC_OK) rc = ekoc_compose_operator(&plan, &rq, n_failed, prof, out);
+  if (rc == EKOC_OK) rc = ekoc_compose_operator(&plan, &distinct, &tg, rq.mu2, n_failed, prof, out);
   ekoc_plan_free(&plan);
   ekoc_interp_free(interp);
+  ekoc_targets_free(&tg);
   ekoc_plan_setup_free(&setup);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "compute", t0);
   return rc;

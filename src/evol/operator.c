@@ -10,10 +10,12 @@
 void ekoc_operator_free(ekoc_operator *op) {
   size_t t;
   if (!op) return;
+  /* each distinct operator once, whatever the number of targets sharing it */
   if (op->ops)
-    for (t = 0; t < op->n_targets; ++t) ekoc_blockop_clear(&op->ops[t]);
+    for (t = 0; t < op->n_distinct; ++t) ekoc_blockop_clear(&op->ops[t]);
   if (op->taint)
-    for (t = 0; t < op->n_targets; ++t) ekoc_blockop_clear(&op->taint[t]);
+    for (t = 0; t < op->n_distinct; ++t) ekoc_blockop_clear(&op->taint[t]);
+  free(op->distinct);
   free(op->ops);
   free(op->taint);
   free(op->mu2);
@@ -84,7 +86,7 @@ int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, doub
   if (rc != EKOC_OK) return rc;
   ekoc_basis_rotation_inverse(op->nf[i], left);
   ekoc_basis_rotation(op->nf0, right);
-  expand(&op->ops[i], left, right, values, errors);
+  expand(ekoc_operator_values_of(op, i), left, right, values, errors);
   return EKOC_OK;
 }
 
@@ -109,7 +111,7 @@ int ekoc_operator_failed_flavor(const ekoc_operator *op, size_t i, uint8_t *flag
   if (!reach) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_operator_failed_flavor: out of memory");
   ekoc_basis_rotation_inverse(op->nf[i], left);
   ekoc_basis_rotation(op->nf0, right);
-  expand(&op->taint[i], left, right, NULL, reach);
+  expand(ekoc_operator_taint_of(op, i), left, right, NULL, reach);
   for (k = 0; k < need; ++k) {
     uint8_t f = reach[k] != 0.0; /* > 0, or NaN/inf after an overflow */
     count += f;
@@ -141,14 +143,15 @@ int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, d
   ekoc_basis_rotation_inverse(op->nf[i], routinv);
   matmul14(r6, routinv, left);
   matmul14(rin, r6inv, right);
-  expand(&op->ops[i], left, right, values, errors);
+  expand(ekoc_operator_values_of(op, i), left, right, values, errors);
   return EKOC_OK;
 }
 
 int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in, double *pdf_out, size_t len,
                         ekoc_profile *profile) {
   double r[EKOC_NB][EKOC_NB], rinv[EKOC_NB][EKOC_NB];
-  double *vin, *vout;
+  double *vin, *vout, *res;
+  const ekoc_blockop *e;
   size_t nx, x, y, k;
   int a, b;
   uint64_t t0 = ekoc_profile_now_ns(profile);
@@ -161,9 +164,12 @@ int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in,
   for (k = 0; k < EKOC_NB * nx; ++k)
     if (!isfinite(pdf_in[k]))
       return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_operator_apply: pdf_in[%zu]=%g is not finite", k, pdf_in[k]);
-  vin = calloc(2 * EKOC_NB * nx, sizeof(double));
+  /* the result goes to scratch first: pdf_out is written only on success */
+  vin = calloc(3 * EKOC_NB * nx, sizeof(double));
   if (!vin) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_operator_apply: out of memory");
   vout = vin + EKOC_NB * nx;
+  res = vout + EKOC_NB * nx;
+  e = ekoc_operator_values_of(op, i);
   ekoc_basis_rotation(op->nf0, r);
   ekoc_basis_rotation_inverse(op->nf[i], rinv);
   /* into B_nf0 */
@@ -174,7 +180,7 @@ int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in,
   /* the operator */
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b) {
-      const double *blk = op->ops[i].val[a][b];
+      const double *blk = e->val[a][b];
       if (!blk) continue;
       for (x = 0; x < nx; ++x) {
         double s = 0.0;
@@ -187,8 +193,21 @@ int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in,
     for (x = 0; x < nx; ++x) {
       double s = 0.0;
       for (b = 0; b < EKOC_NB; ++b) s += rinv[a][b] * vout[b * nx + x];
-      pdf_out[a * nx + x] = s;
+      res[a * nx + x] = s;
     }
+  /* finite inputs can still overflow (1e308 times an entry above 1, or in
+   * the rotations): refuse rather than hand out inf / NaN */
+  for (k = 0; k < EKOC_NB * nx; ++k)
+    if (!isfinite(res[k])) {
+      int flavour = (int)(k / nx);
+      double v = res[k];
+      free(vin);
+      return ekoc_error(EKOC_ERR_NUMERICAL,
+                        "ekoc_operator_apply: pdf_out[%zu] (flavour index %d, PDG id %d, x index %zu) of target %zu "
+                        "would be %g: the product overflows (inputs too large for this operator); pdf_out untouched",
+                        k, flavour, ekoc_basis_flavor_pid(flavour), k % nx, i, v);
+    }
+  memcpy(pdf_out, res, EKOC_NB * nx * sizeof(double));
   free(vin);
   ekoc_profile_store(profile, "apply", t0, ekoc_profile_now_ns(profile));
   return EKOC_OK;

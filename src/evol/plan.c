@@ -68,6 +68,8 @@ static int nf_default(const double walls[5], double mu2) {
   return 2 + i;
 }
 
+int ekoc_plan_default_nf(const ekoc_plan_setup *s, double mu2) { return nf_default(s->walls, mu2); }
+
 /* The index of a job equal to *j (same kind, nf and N-space configurations;
  * identity parts also at the same scale), appending a copy of *j when there
  * is none; -1 when out of memory. */

@@ -70,6 +70,10 @@ typedef struct ekoc_plan_setup {
 int ekoc_plan_setup_new(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_request *rq);
 void ekoc_plan_setup_free(ekoc_plan_setup *s);
 
+/* eko's default nf at mu2: 2 + the number of walls (0, the thresholds, inf)
+ * at or below mu2, i.e. 3..6 for mu2 > 0. */
+int ekoc_plan_default_nf(const ekoc_plan_setup *s, double mu2);
+
 /* The paths of all targets and their jobs (couplings at every segment end
  * and threshold, eko's rules for scale variations); no integration yet.
  * *p must be all-zero before; free it with ekoc_plan_free whatever the

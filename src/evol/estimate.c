@@ -1,0 +1,218 @@
+/* estimate.c: the bytes a computation will hold (estimate.h). Operators are
+ * blocks of nx x nx values plus as many errors; which blocks a target's
+ * operator holds follows from its path alone, so the block patterns of the
+ * parts (as evol/run.c assembles them) are composed here like the operators
+ * themselves (evol/compose.c), on booleans. */
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ad/nspace.h" /* EKOC_NSPACE_MAX_ELEMENTS, EKOC_MAX_MATCHING_ORDER */
+#include "evol/compose.h"
+#include "evol/estimate.h"
+#include "evol/threads.h"
+#include "quad/job.h"       /* EKOC_JOB_MAX_ELEMENTS */
+#include "quad/workspace.h" /* the adaptive driver's per-thread workspace */
+#include "status.h"
+
+/* ---- saturating arithmetic: estimates of absurd requests must not wrap ------------ */
+
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t sat_mul(size_t a, size_t b) { return (a != 0 && b > SIZE_MAX / a) ? SIZE_MAX : a * b; }
+static size_t sat_mul3(size_t a, size_t b, size_t c) { return sat_mul(sat_mul(a, b), c); }
+
+/* ---- block patterns ---------------------------------------------------------------- */
+
+typedef unsigned char pattern[EKOC_NB][EKOC_NB];
+
+static int pattern_count(const pattern p) {
+  int a, b, n = 0;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) n += p[a][b];
+  return n;
+}
+
+/* A part holds the diagonal of every basis element but the photon, and the
+ * square of its singlet-like elements: (Sigma, g) for a segment, (g, Sigma,
+ * T_hq) for the matching nf -> nf+1 (run.c's assemble_segment /
+ * assemble_matching). */
+static void part_pattern(int is_matching, int nf, pattern p) {
+  int singlet[3] = {EKOC_SLOT_SIGMA, EKOC_SLOT_G, is_matching ? ekoc_slot_t(nf + 1) : -1}, a, b;
+  memset(p, 0, sizeof(pattern));
+  for (a = 1; a < EKOC_NB; ++a) p[a][a] = 1;
+  for (a = 0; a < 3; ++a)
+    for (b = 0; b < 3; ++b)
+      if (singlet[a] >= 0 && singlet[b] >= 0) p[singlet[a]][singlet[b]] = 1;
+}
+
+/* out = a * b: block (i, j) exists when some (i, k) of a and (k, j) of b do
+ * (ekoc_blockop_mul); out distinct from a and b. */
+static void pattern_mul(const pattern a, const pattern b, pattern out) {
+  int i, j, k;
+  for (i = 0; i < EKOC_NB; ++i)
+    for (j = 0; j < EKOC_NB; ++j) {
+      out[i][j] = 0;
+      for (k = 0; k < EKOC_NB && !out[i][j]; ++k) out[i][j] = a[i][k] && b[k][j];
+    }
+}
+
+/* out = R * a for the rotation of the matching step *st (ekoc_blockop_rotate_left). */
+static void pattern_rotate(const ekoc_plan_step *st, const pattern a, pattern out) {
+  double m[EKOC_NB][EKOC_NB];
+  int i, j, k;
+  ekoc_compose_matching_rotation(st, m);
+  for (i = 0; i < EKOC_NB; ++i)
+    for (j = 0; j < EKOC_NB; ++j) {
+      out[i][j] = 0;
+      for (k = 0; k < EKOC_NB && !out[i][j]; ++k) out[i][j] = m[i][k] != 0.0 && a[k][j];
+    }
+}
+
+static void track(const pattern p, int *max_blocks) {
+  int n = pattern_count(p);
+  if (n > *max_blocks) *max_blocks = n;
+}
+
+int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks) {
+  pattern cur, part, tmp;
+  ekoc_plan_step st;
+  int most, step = nf >= nf0 ? 1 : -1, k;
+  part_pattern(0, nf0, cur); /* paths start with a segment at nf0, taken as is */
+  most = pattern_count(cur);
+  for (k = nf0; k != nf; k += step) {
+    memset(&st, 0, sizeof st);
+    st.nf = step > 0 ? k : k - 1; /* the lower nf of the matching */
+    st.kind = step > 0 ? EKOC_STEP_FORWARD : EKOC_STEP_BACKWARD;
+    part_pattern(1, st.nf, part);
+    if (step > 0) { /* R * (OME * cur) */
+      pattern_mul(part, cur, tmp);
+      track(tmp, &most);
+      pattern_rotate(&st, tmp, cur);
+    } else { /* inverse OME * (R * cur) */
+      pattern_rotate(&st, cur, tmp);
+      track(tmp, &most);
+      pattern_mul(part, tmp, cur);
+    }
+    track(cur, &most);
+    part_pattern(0, k + step, part);
+    pattern_mul(part, cur, tmp);
+    memcpy(cur, tmp, sizeof cur);
+    track(cur, &most);
+  }
+  if (max_blocks) *max_blocks = most;
+  return pattern_count(cur);
+}
+
+/* ---- the terms ----------------------------------------------------------------------- */
+
+#define MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER) /* values per node of a family's tower (gpu/batch_device.h) */
+
+/* The distinct targets' operators, their failure masks (as large: composed
+ * only when an integral misses its tolerance) and the bookkeeping. */
+static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int *max_blocks) {
+  int blocks[7] = {0}, most[7] = {0}, nf;
+  size_t d, sum = 0, bytes;
+  *max_blocks = 0;
+  for (nf = 3; nf <= 6; ++nf) {
+    blocks[nf] = ekoc_estimate_target_blocks(rq->nf0, nf, &most[nf]);
+  }
+  for (d = 0; d < tg->n_distinct; ++d) {
+    sum = sat_add(sum, (size_t)blocks[tg->nf[d]]);
+    if (most[tg->nf[d]] > *max_blocks) *max_blocks = most[tg->nf[d]];
+  }
+  bytes = sat_mul3(sum, block, 2);
+  bytes = sat_add(bytes, sat_mul3(tg->n_distinct, 2, sizeof(ekoc_blockop)));
+  bytes = sat_add(bytes, sat_mul(tg->n_distinct, sizeof(ekoc_plan_step[EKOC_PLAN_MAX_STEPS]) + 2 * sizeof(int32_t)));
+  /* the operator's and the targets' per-index arrays */
+  bytes = sat_add(bytes, sat_mul(tg->n, 2 * (sizeof(double) + sizeof(int32_t) + 2 * sizeof(size_t))));
+  return bytes;
+}
+
+/* The parts: one final segment per distinct target, and the segments and
+ * matchings below the highest (above the lowest) target nf, shared by the
+ * paths; each with its failure mask; plus the element matrices (values,
+ * errors, flags) of the part being integrated. */
+static size_t parts_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block) {
+  size_t d, nx2 = sat_mul(rq->nx, rq->nx), segments, matchings, bytes;
+  int up = 0, down = 0, segment_blocks, matching_blocks;
+  pattern p;
+  part_pattern(0, rq->nf0, p);
+  segment_blocks = pattern_count(p); /* 15 */
+  part_pattern(1, 3, p);
+  matching_blocks = pattern_count(p); /* 19, the same for every nf */
+  for (d = 0; d < tg->n_distinct; ++d) {
+    int k = tg->nf[d] - rq->nf0;
+    if (k > up) up = k;
+    if (-k > down) down = -k;
+  }
+  segments = sat_add(tg->n_distinct, (size_t)(up + down));
+  matchings = (size_t)(up + down);
+  bytes = sat_mul3(sat_add(sat_mul(segments, (size_t)segment_blocks), sat_mul(matchings, (size_t)matching_blocks)), block, 2);
+  bytes = sat_add(bytes, sat_mul(sat_add(segments, matchings), sizeof(ekoc_plan_job)));
+  return sat_add(bytes, sat_mul3(EKOC_JOB_MAX_ELEMENTS, nx2, 2 * sizeof(double) + 1));
+}
+
+/* The quadrature driver of the request's backend with `threads` workers. */
+static size_t driver_bytes(const ekoc_request *rq, int threads) {
+  size_t nx = rq->nx, nodes = sat_mul((size_t)rq->batch_panels, 2 * (size_t)rq->batch_points + 1);
+  size_t deg1 = (size_t)rq->degree + 1, shared, per_thread, cache;
+  if (rq->backend == EKOC_BACKEND_ADAPTIVE) {
+    /* the workspace with its N-space cache and basis values, GSL's workspace */
+    per_thread = sat_add(sizeof(ekoc_quad_workspace),
+                         sat_mul3(EKOC_NSPACE_CACHE_SIZE, nx, sizeof(ekoc_complex)));
+    per_thread = sat_add(per_thread, sat_mul((size_t)rq->limit, 4 * sizeof(double) + 2 * sizeof(size_t)));
+    return sat_mul((size_t)threads, per_thread);
+  }
+  /* the node rule and the coefficient table, shared */
+  shared = sat_add(sat_mul(nodes, 6 * sizeof(double)), sat_mul3(nx, deg1 * deg1, sizeof(double)));
+  if (rq->backend == EKOC_BACKEND_GPU) {
+    /* the towers of both families on the host, and a row's nodes per thread */
+    shared = sat_add(shared, sat_mul3(2 * nx, nodes, MAX_TOWER * sizeof(ekoc_complex)));
+    per_thread = sat_mul(nodes, 2 * sizeof(double) + 2 * MAX_TOWER * sizeof(double));
+    return sat_add(shared, sat_mul((size_t)threads, per_thread));
+  }
+  /* batch: the row scratch of quad/batch.c per thread, and the N-space cache
+   * (basis transforms 2 x nx^2 x nodes, towers of up to 16 families) within
+   * its default budget */
+  per_thread = sat_mul(nodes, 2 * sizeof(double) + sizeof(ekoc_complex) + 2 * MAX_TOWER * sizeof(double) +
+                                  MAX_TOWER * sizeof(ekoc_complex) + 2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
+  per_thread = sat_add(per_thread, sat_mul(nx, 2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(double) + sizeof(ekoc_complex)));
+  cache = sat_add(sat_mul3(sat_mul(nx, nx), nodes, 2 * sizeof(ekoc_complex)),
+                  sat_mul3(sat_mul(nx, nodes), 16 * MAX_TOWER, sizeof(ekoc_complex)));
+  if (cache > EKOC_NSPACE_CACHE_DEFAULT_BYTES) cache = EKOC_NSPACE_CACHE_DEFAULT_BYTES;
+  return sat_add(sat_add(shared, cache), sat_mul((size_t)threads, per_thread));
+}
+
+void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, ekoc_estimate *e) {
+  size_t block = sat_mul3(rq->nx, rq->nx, 2 * sizeof(double)); /* values and errors */
+  memset(e, 0, sizeof *e);
+  e->threads = ekoc_threads_effective(rq->n_threads);
+  e->operators = operators_bytes(rq, tg, block, &e->max_blocks);
+  e->parts = parts_bytes(rq, tg, block);
+  /* cur, two products and the states after every step but the last */
+  e->composition = sat_mul3(2 + EKOC_PLAN_MAX_STEPS, (size_t)e->max_blocks, block);
+  e->driver = driver_bytes(rq, e->threads);
+  e->total = sat_add(sat_add(e->operators, e->parts), sat_add(e->composition, e->driver));
+}
+
+size_t ekoc_estimate_budget(const ekoc_request *rq) {
+  long pages, page_size;
+  if (rq->memory_budget > 0) return rq->memory_budget;
+  pages = sysconf(_SC_PHYS_PAGES);
+  page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return SIZE_MAX;
+  return sat_mul((size_t)pages, (size_t)page_size) / 4 * 3;
+}
+
+static double mb(size_t bytes) { return (double)bytes / 1e6; }
+
+int ekoc_estimate_check(const ekoc_estimate *e, const ekoc_targets *tg, const ekoc_request *rq, size_t budget) {
+  if (e->total <= budget) return EKOC_OK;
+  /* at most EKOC_ERROR_LEN (256) characters: the estimate and the budget first */
+  return ekoc_error(EKOC_ERR_NO_MEMORY,
+                    "ekoc_compute: about %.1f MB needed, above the memory budget of %.1f MB (request.memory_budget%s; "
+                    "nx=%zu, %zu distinct targets: operators %.1f MB, parts %.1f, composition %.1f, scratch of %d "
+                    "threads %.1f)",
+                    mb(e->total), mb(budget), rq->memory_budget ? "" : "=0: 3/4 of physical memory", rq->nx,
+                    tg->n_distinct, mb(e->operators), mb(e->parts), mb(e->composition), e->threads, mb(e->driver));
+}
