@@ -153,10 +153,12 @@ typedef struct ekoc_request {
   int (*progress)(void *data, uint64_t done, uint64_t total);
   void *progress_data;
   ekoc_nspace_cache *nspace_cache;
+  size_t memory_budget;
 } ekoc_request;
 
 int ekoc_theory_init(ekoc_theory *theory, size_t struct_size);
 int ekoc_request_init(ekoc_request *request, size_t struct_size);
+int ekoc_request_estimate_bytes(const ekoc_theory *theory, const ekoc_request *request, size_t *bytes);
 size_t ekoc_theory_sizeof(void);
 size_t ekoc_request_sizeof(void);
 
