@@ -1,6 +1,7 @@
 # ekoc build. `make` builds libekoc (static + shared, the Rust crate embedded),
-# `make test` runs cargo tests, the CMocka suite and the Python tests,
-# `make lha` runs the Les Houches benchmark. See README.md.
+# `make test` runs cargo tests, the CMocka suite, the install check and the
+# Python tests, `make lha` runs the Les Houches benchmark, `make install
+# PREFIX=...` installs headers, libraries and ekoc.pc. See README.md.
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -33,11 +34,24 @@ C_DEP   := $(C_OBJ:.o=.d)
 LIB_A   := $(BUILD)/libekoc.a
 LIB_SO  := $(BUILD)/libekoc.so
 
+# The version has one source, EKOC_VERSION_MAJOR/MINOR/PATCH in include/ekoc.h;
+# the shared library's soname carries the major number.
+ekoc_version_field = $(shell sed -n 's/^\#define EKOC_VERSION_$(1)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' include/ekoc.h)
+EKOC_VERSION_MAJOR := $(call ekoc_version_field,MAJOR)
+EKOC_VERSION_MINOR := $(call ekoc_version_field,MINOR)
+EKOC_VERSION_PATCH := $(call ekoc_version_field,PATCH)
+ifeq ($(and $(EKOC_VERSION_MAJOR),$(EKOC_VERSION_MINOR),$(EKOC_VERSION_PATCH)),)
+  $(error include/ekoc.h must define EKOC_VERSION_MAJOR, EKOC_VERSION_MINOR and EKOC_VERSION_PATCH as numbers)
+endif
+EKOC_VERSION := $(EKOC_VERSION_MAJOR).$(EKOC_VERSION_MINOR).$(EKOC_VERSION_PATCH)
+EKOC_SONAME  := libekoc.so.$(EKOC_VERSION_MAJOR)
+
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure lha stats header header-check \
+.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha stats header header-check \
+        install install-python uninstall uninstall-python \
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
 
@@ -89,10 +103,13 @@ $(LIB_A): $(C_OBJ) $(RUST_LIB_NOBC)
 	ranlib $@
 
 # libekoc.so exports exactly the functions declared in include/ (src/ekoc.map,
-# written by scripts/public_api.py map; `make test-exports` checks both).
-$(LIB_SO): $(C_OBJ) $(RUST_LIB) src/ekoc.map
+# written by scripts/public_api.py map; `make test-exports` checks both). Its
+# soname is libekoc.so.MAJOR (what programs linked against it load); the
+# build folder has that name as a link too, so such programs also run from it.
+$(LIB_SO): $(C_OBJ) $(RUST_LIB) src/ekoc.map include/ekoc.h
 	$(CC) -shared -o $@ $(C_OBJ) -Wl,--whole-archive $(RUST_LIB) -Wl,--no-whole-archive \
-	  -Wl,--version-script=src/ekoc.map $(LDLIBS)
+	  -Wl,--version-script=src/ekoc.map -Wl,-soname,$(EKOC_SONAME) $(LDLIBS)
+	ln -sfn libekoc.so $(@D)/$(EKOC_SONAME)
 
 -include $(C_DEP)
 
@@ -103,7 +120,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_A) $(wildcard tests/*.h)
 	  $(if $(findstring test_hot_alloc,$*),-Wl$(comma)--wrap=malloc -Wl$(comma)--wrap=calloc -Wl$(comma)--wrap=realloc -Wl$(comma)--wrap=free)
 comma := ,
 
-test: test-structure test-rust test-c test-exports test-python
+test: test-structure test-rust test-c test-exports test-install test-python
 
 test-rust: | $(DEPS_OK)
 	cd $(RUST_DIR) && cargo test --release --offline --quiet
@@ -120,8 +137,47 @@ test-structure:
 test-exports: $(LIB_SO)
 	$(PYTHON) scripts/public_api.py check-exports $(LIB_SO)
 
+# install into a scratch prefix, build a C program with pkg-config only (shared
+# and static), uninstall (tests/install/check_install.sh; skips without pkg-config)
+test-install: lib
+	MAKE='$(MAKE)' CC='$(CC)' PYTHON='$(PYTHON)' BUILD='$(BUILD)' EKOC_VERSION='$(EKOC_VERSION)' \
+	  EKOC_SONAME='$(EKOC_SONAME)' bash tests/install/check_install.sh
+
 test-python: lib
 	@if [ -d ffi/tests ]; then EKOC_LIB=$(abspath $(LIB_SO)) $(PYTHON) -m pytest -q ffi/tests; fi
+
+# ---- install (README.md "Installing"; scripts/install.sh does the work) -----------
+# make install PREFIX=/opt/ekoc [LIBDIR=...] [INCLUDEDIR=...] [DESTDIR=/stage]
+#                               [PYTHON_INSTALL=1 [PYTHON=...] [PIP_FLAGS=...]]
+# make install-python (the Python package, bundling the installed libekoc.so)
+# make uninstall PREFIX=... [DESTDIR=...] (what install listed in
+#   $(PREFIX)/share/ekoc/install_manifest.txt, and the Python package if recorded)
+# PREFIX and DESTDIR may come from the environment (conda-build, packaging
+# tools set them); LIBDIR and INCLUDEDIR only from the command line
+PREFIX         ?= /usr/local
+LIBDIR          = $(PREFIX)/lib
+INCLUDEDIR      = $(PREFIX)/include
+DESTDIR        ?=
+PYTHON_INSTALL ?= 0
+PIP_FLAGS      ?=
+INSTALL_ENV = PREFIX='$(PREFIX)' LIBDIR='$(LIBDIR)' INCLUDEDIR='$(INCLUDEDIR)' DESTDIR='$(DESTDIR)' \
+              BUILD='$(BUILD)' PYTHON='$(PYTHON)' PIP_FLAGS='$(PIP_FLAGS)' \
+              EKOC_VERSION='$(EKOC_VERSION)' EKOC_SONAME='$(EKOC_SONAME)'
+
+install: lib
+	$(INSTALL_ENV) bash scripts/install.sh install
+ifeq ($(PYTHON_INSTALL),1)
+	$(INSTALL_ENV) bash scripts/install.sh install-python
+endif
+
+install-python:
+	$(INSTALL_ENV) bash scripts/install.sh install-python
+
+uninstall:
+	$(INSTALL_ENV) bash scripts/install.sh uninstall
+
+uninstall-python:
+	$(INSTALL_ENV) bash scripts/install.sh uninstall-python
 
 # ---- benchmark -----------------------------------------------------------------
 $(BUILD)/perf/%: perf/%.c $(LIB_A)

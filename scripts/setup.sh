@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks to build, test and benchmark ekoc:
 # Debian packages (GSL, CMocka, cbindgen, GNU time, clang's sanitizer/fuzzer
-# runtime, valgrind) through apt-get and Python packages (numpy, scipy, cffi,
+# runtime, valgrind, pkg-config) through apt-get and Python packages (numpy, scipy, cffi,
 # pytest, eko for side-by-side checks) through pip. Only missing pieces are
 # installed, so a second run is quick. Called by `make` through a stamp file.
 set -euo pipefail
 
 need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in libgsl-dev libcmocka-dev cbindgen time valgrind clang libclang-rt-14-dev; do
+for pkg in libgsl-dev libcmocka-dev cbindgen time valgrind clang libclang-rt-14-dev pkg-config; do
   have_pkg "$pkg" || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
