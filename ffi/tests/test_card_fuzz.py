@@ -47,10 +47,22 @@ def test_the_harness_catches_a_leak(monkeypatch):
         card_fuzz.check_one(*cards.card("lo_ffns"))
 
 
-def test_hypothesis_mutations_raise_only_field_errors():
+def test_hypothesis_mutations_raise_only_field_errors(tmp_path):
     hypothesis = pytest.importorskip(
         "hypothesis", reason="hypothesis is not installed (pip install hypothesis): the seeded mutator above "
         "still runs")
+    from hypothesis import configuration
+
+    # hypothesis keeps caches in ./.hypothesis: this run keeps them in its scratch folder
+    home = configuration.storage_directory()
+    configuration.set_hypothesis_home_dir(str(tmp_path / "hypothesis"))
+    try:
+        _hypothesis_property(hypothesis)
+    finally:
+        configuration.set_hypothesis_home_dir(str(home))
+
+
+def _hypothesis_property(hypothesis):
     st = hypothesis.strategies
     json_like = st.recursive(
         st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
