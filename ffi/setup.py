@@ -26,7 +26,14 @@ class BuildPy(build_py):
         dest.mkdir(parents=True, exist_ok=True)
         build_dir = HERE.parent / "build"
         source = pathlib.Path(os.environ["EKOC_LIB"]) if os.environ.get("EKOC_LIB") else build_dir / "libekoc.so"
-        if os.environ.get("EKOC_BUNDLE_LIB", "1") != "0" and source.is_file():
+        bundle = os.environ.get("EKOC_BUNDLE_LIB") or "1"
+        if bundle not in ("0", "1"):
+            raise SystemExit(f"ekoc: EKOC_BUNDLE_LIB={bundle!r}: the environment variable EKOC_BUNDLE_LIB must be "
+                             "'0' (do not bundle libekoc.so) or '1' (bundle it, the default)")
+        if os.environ.get("EKOC_LIB") and not source.is_file():
+            raise SystemExit(f"ekoc: EKOC_LIB={str(source)!r} does not name an existing file (unset it to bundle "
+                             f"{build_dir / 'libekoc.so'})")
+        if bundle == "1" and source.is_file():
             shutil.copy2(source, dest / "libekoc.so")
             print(f"ekoc: bundled {source}")
         else:

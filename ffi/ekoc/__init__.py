@@ -14,8 +14,9 @@ See ffi/README.md for the library lookup (EKOC_LIB), the eko accelerator
 
 from ._cards import supported
 from ._core import ProfileTable, Stage, lambert_grid
-from ._errors import (EkocCancelled, EkocError, EkocMemoryError, EkocNoDevice, EkocNotImplementedError,
-                      EkocNumericalError, EkocValueError)
+from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeError, EkocMemoryError,
+                      EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
+                      EkocUnsupportedFieldError, EkocValueError)
 from ._lib import library_path
 from ._nspace import evolution_kernel, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
@@ -24,8 +25,10 @@ from ._solve import PIDS, Cancel, Job, NSpaceCache, Solution, TargetOperator, pr
 __version__ = "0.1.0"
 
 __all__ = [
-    "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocMemoryError", "EkocNoDevice", "EkocNotImplementedError",
-    "EkocNumericalError", "EkocValueError", "IntegrationWarning", "Job", "NSpaceCache", "ProfileTable", "QuadKernel", "Solution", "Stage",
-    "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet", "lambert_grid", "library_path",
-    "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve", "submit", "supported",
+    "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocFieldError", "EkocFieldTypeError", "EkocMemoryError",
+    "EkocMissingFieldError", "EkocNoDevice", "EkocNotImplementedError", "EkocNumericalError",
+    "EkocUnsupportedFieldError", "EkocValueError", "IntegrationWarning", "Job", "NSpaceCache", "ProfileTable",
+    "QuadKernel", "Solution", "Stage", "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet",
+    "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve", "submit",
+    "supported",
 ]

@@ -11,12 +11,15 @@ by one that
   computes them with ekoc.solve and writes a real EKO file at `path` with
   eko's own writer (eko.io.struct.EKO: metadata, cards, recipes, operators),
   readable by eko.EKO.read like eko's;
-- otherwise (or if ekoc fails) calls eko's original function;
+- otherwise (or if ekoc fails, libekoc cannot be loaded included) calls
+  eko's original function;
 
 and logs one line saying which and why (logger "ekoc.accel").
 
-Environment: EKOC_ACCEL=0 leaves eko alone; EKOC_ACCEL_BACKEND picks the
-ekoc backend (adaptive, batch, gpu; default adaptive, eko's own quadrature).
+Environment (ekoc._env): EKOC_ACCEL=0 leaves eko alone (1, the default,
+does not); EKOC_ACCEL_BACKEND picks the ekoc backend (adaptive, batch, gpu;
+default adaptive, eko's own quadrature). Any other value raises ValueError
+naming the variable, when the hook is installed and at each call.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ import functools
 import importlib.abc
 import importlib.machinery
 import logging
-import os
 import pathlib
 import sys
 import time
 
-from . import _cards
+from . import _cards, _env
+from ._ekofile import write_eko  # noqa: F401 - ekoc.accel.write_eko, as before
 
 log = logging.getLogger("ekoc.accel")
 TARGET_MODULE = "eko.runner.managed"
@@ -49,32 +52,12 @@ def _configure_logging():
     _state["handler"] = handler
 
 
-def write_eko(solution, theory_card, operator_card, path) -> None:
-    """Writes `solution` as an EKO file at `path` (a new .tar), with eko's
-    own classes: metadata, the two cards, the recipes eko would list, and one
-    operator (value, error) per target of the operator card. eko's internal
-    per-part cache (parts/) is not written: ekoc composes in memory."""
-    import eko
-    from eko.io.items import Operator, Target
-    from eko.io.struct import EKO
-    from eko.runner import recipes
-
-    tc = theory_card if isinstance(theory_card, eko.TheoryCard) else eko.TheoryCard.from_dict(theory_card)
-    oc = operator_card if isinstance(operator_card, eko.OperatorCard) else eko.OperatorCard.from_dict(operator_card)
-    with EKO.create(path) as builder:  # path as eko.solve got it: eko's own checks (Path, .tar, new) apply
-        out = builder.load_cards(tc, oc).build()
-        recipes.create(out)
-        for ep in oc.evolgrid:
-            op = solution[ep]
-            target = Target.from_ep(ep)
-            out.operators[target] = Operator(op.operator.copy(), op.error.copy())
-            del out.operators[target]  # written to disk; drop the memory copy as eko does
-
-
 def _make_solve(original):
     @functools.wraps(original)
     def solve(theory, operator, path):
-        if os.environ.get("EKOC_ACCEL", "1") == "0":
+        # a bad value is the user's typo: raised, not a reason to fall back
+        accel, backend = _env.choice("EKOC_ACCEL"), _env.choice("EKOC_ACCEL_BACKEND")
+        if accel == "0":
             log.info("eko computes this EKO: EKOC_ACCEL=0")
             return original(theory, operator, path)
         ok, why = _cards.supported(theory, operator)
@@ -84,14 +67,16 @@ def _make_solve(original):
         from . import _errors
         from ._solve import solve as ekoc_solve
 
-        backend = os.environ.get("EKOC_ACCEL_BACKEND", "adaptive")
         t0 = time.perf_counter()
         try:
             sol = ekoc_solve(theory, operator, backend=backend)
-        except (_errors.EkocError, NotImplementedError, ImportError) as exc:
+        except ImportError as exc:  # EKOC_LIB names no libekoc, no library built, ...
+            log.info("eko computes this EKO: libekoc could not be loaded (%s)", exc)
+            return original(theory, operator, path)
+        except (_errors.EkocError, NotImplementedError) as exc:
             log.info("eko computes this EKO: ekoc could not (%s)", exc)
             return original(theory, operator, path)
-        write_eko(sol, theory, operator, path)
+        write_eko(sol, theory, operator, pathlib.Path(path))
         log.info("ekoc computed this EKO (%s, backend %s) in %.3f s -> %s", why, backend,
                  time.perf_counter() - t0, path)
         return None
@@ -142,7 +127,10 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Installs the hook (idempotent); patches at once if eko is loaded."""
+    """Installs the hook (idempotent); patches at once if eko is loaded.
+    Raises ValueError (EkocFieldError) naming a bad EKOC_ACCEL /
+    EKOC_ACCEL_BACKEND before anything is installed."""
+    _env.check_all()
     _configure_logging()
     if _state["installed"]:
         return
@@ -202,7 +190,11 @@ def main(argv=None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0 if argv else 2
-    install()
+    try:
+        install()
+    except ValueError as exc:  # a bad environment variable: one line, no traceback
+        print(f"ekoc.accel: {exc}", file=sys.stderr)
+        return 2
     if argv[0] == "-m":
         if len(argv) < 2:
             print(USAGE, file=sys.stderr)

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from typing import Any, Mapping
 
 import numpy as np
+
+from . import _fields as F
+from ._errors import EkocError, EkocFieldError, EkocFieldTypeError, EkocUnsupportedFieldError
 
 # ekoc enumerations (include/ekoc.h)
 METHODS = {
@@ -71,6 +75,10 @@ class Setup:
     em_running: int = 0
     polarized: int = 0
     time_like: int = 0
+    # plain-dict copies of the cards this Setup was read from (not compared:
+    # same_computation() says whether two Setups give the same operators)
+    theory_card: dict | None = dataclasses.field(default=None, repr=False, compare=False)
+    operator_card: dict | None = dataclasses.field(default=None, repr=False, compare=False)
 
 
 _SCALARS = (float, int, str, bool, type(None))
@@ -106,49 +114,12 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _need(d: Mapping, key: str, where: str):
-    if key not in d:
-        raise KeyError(f"{where}.{key} is missing")
-    return d[key]
-
-
-def _unknown(d: Mapping, known: set, where: str):
-    extra = sorted(set(d) - known)
-    if extra:
-        raise ValueError(f"{where} has unknown field(s) {extra} (expected eko 0.15's {sorted(known)})")
-
-
 def _unsupported(field: str, value: Any, why: str):
-    raise NotImplementedError(f"{field}={value!r}: {why} is not implemented in ekoc")
+    raise EkocUnsupportedFieldError(field, value, f"{why} is not implemented in ekoc")
 
 
-def _pair(value, where):
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise ValueError(f"{where}={value!r} must be a pair")
-    return value
-
-
-def _number(value, where, kind=float):
-    try:
-        out = kind(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}={value!r} is not a number") from None
-    if kind is int and out != value:
-        raise ValueError(f"{where}={value!r} is not an integer")
-    return out
-
-
-def _flag(value) -> int:
-    """A card's boolean as the C library's 0/1 (truthiness, as eko reads it)."""
-    return int(bool(value))
-
-
-def _scale(value, where):
-    """A linear scale mu in GeV: eko squares it, so its sign would be lost."""
-    mu = _number(value, where)
-    if not mu > 0:
-        raise ValueError(f"{where}={value!r}: a scale mu (GeV, linear) must be > 0")
-    return mu
+def _fail(field: str, value: Any, why: str):
+    raise EkocFieldError(field, value, why)
 
 
 def theory_dict(theory_card) -> dict:
@@ -159,177 +130,250 @@ def operator_dict(operator_card) -> dict:
     return _plain(operator_card)
 
 
-def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup:
-    """Reads eko's two runcards (objects or dicts) into a Setup; raises
-    NotImplementedError (naming the field) for what ekoc lacks, KeyError /
-    ValueError for malformed cards."""
-    th = theory_dict(theory_card)
-    op = operator_dict(operator_card)
-    if not isinstance(th, Mapping):
-        raise TypeError(f"theory_card must be an eko TheoryCard or a dict, not {type(theory_card).__name__}")
-    if not isinstance(op, Mapping):
-        raise TypeError(f"operator_card must be an eko OperatorCard or a dict, not {type(operator_card).__name__}")
+#: the most points a ["lambertgrid", n, ...] shorthand may ask for (8 MB of
+#: grid; the operators of such a grid would not fit any memory anyway)
+LAMBERT_MAX_POINTS = 1_000_000
+
+
+def _order_pair(value, where):
+    pair = F.sequence(value, where, 2)
+    return F.integer(pair[0], f"{where}[0]"), F.integer(pair[1], f"{where}[1]")
+
+
+def _theory(th: Mapping) -> dict:
+    """The theory card's fields, read and checked (a dict of Setup fields)."""
     for key in ("intrinsic_flavors", "IC"):  # older eko cards: intrinsic heavy flavours
         if th.get(key):
             _unsupported(f"theory_card.{key}", th[key], "intrinsic heavy-quark PDFs")
-    _unknown(th, THEORY_FIELDS | {"intrinsic_flavors", "IC"}, "theory_card")
-    _unknown(op, OPERATOR_FIELDS, "operator_card")
-
-    # ---- theory
-    order = _pair(_need(th, "order", "theory_card"), "theory_card.order")
-    qcd, qed = _number(order[0], "theory_card.order[0]", int), _number(order[1], "theory_card.order[1]", int)
+    F.unknown(th, THEORY_FIELDS | {"intrinsic_flavors", "IC"}, "theory_card")
+    qcd, qed = _order_pair(F.need(th, "order", "theory_card"), "theory_card.order")
     if qed > 0:
         _unsupported("theory_card.order[1]", qed, "QED evolution (order[1] > 0)")
+    if qed < 0:
+        _fail("theory_card.order[1]", qed, "the QED order must be >= 0")
     if qcd == 4:
         _unsupported("theory_card.order[0]", qcd, "N3LO QCD evolution")
     if qcd < 1 or qcd > 4:
-        raise ValueError(f"theory_card.order[0]={qcd} outside 1..3 (LO..NNLO)")
+        _fail("theory_card.order[0]", qcd, "outside 1..3 (LO..NNLO)")
     mo = th.get("matching_order")
     if mo is None:
         matching_order = qcd - 1
     else:
-        mo = _pair(mo, "theory_card.matching_order")
-        if _number(mo[1], "theory_card.matching_order[1]", int) > 0:
-            _unsupported("theory_card.matching_order[1]", mo[1], "QED matching")
-        matching_order = _number(mo[0], "theory_card.matching_order[0]", int)
+        matching_order, mo_qed = _order_pair(mo, "theory_card.matching_order")
+        if mo_qed > 0:
+            _unsupported("theory_card.matching_order[1]", mo_qed, "QED matching")
+        if mo_qed < 0:
+            _fail("theory_card.matching_order[1]", mo_qed, "the QED matching order must be >= 0")
         if matching_order >= 3:
             _unsupported("theory_card.matching_order[0]", matching_order, "N3LO matching")
-    couplings = _need(th, "couplings", "theory_card")
-    _unknown(couplings, {"alphas", "alphaem", "ref", "em_running"}, "theory_card.couplings")
-    alphas = _number(_need(couplings, "alphas", "theory_card.couplings"), "theory_card.couplings.alphas")
-    ref = _pair(_need(couplings, "ref", "theory_card.couplings"), "theory_card.couplings.ref")
-    mu_ref = _scale(ref[0], "theory_card.couplings.ref[0]")
-    nf_ref = _number(ref[1], "theory_card.couplings.ref[1]", int)
+        if matching_order < 0:
+            _fail("theory_card.matching_order[0]", matching_order, "outside 0..2 (LO..NNLO matching)")
+    couplings = F.mapping(F.need(th, "couplings", "theory_card"), "theory_card.couplings")
+    F.unknown(couplings, {"alphas", "alphaem", "ref", "em_running"}, "theory_card.couplings")
+    alphas = F.finite_positive(F.need(couplings, "alphas", "theory_card.couplings"), "theory_card.couplings.alphas")
+    if alphas / (4.0 * math.pi) < F.DOUBLE_MIN_NORMAL:  # a_s = alpha_s / (4 pi) would be 0 or subnormal
+        _fail("theory_card.couplings.alphas", alphas, "a_s = alpha_s / (4 pi) is below the smallest normal double")
+    ref = F.sequence(F.need(couplings, "ref", "theory_card.couplings"), "theory_card.couplings.ref", 2)
+    _, mu2_ref = F.scale(ref[0], "theory_card.couplings.ref[0]")
+    nf_ref = F.integer(ref[1], "theory_card.couplings.ref[1]")
     # alphaem and em_running only act with order[1] > 0 (refused above); they
     # still go to the C theory, which checks them
     alphaem = couplings.get("alphaem")
     if alphaem is not None:
-        alphaem = _number(alphaem, "theory_card.couplings.alphaem")
-    em_running = _flag(couplings.get("em_running", False))
-    heavy = _need(th, "heavy", "theory_card")
-    _unknown(heavy, {"masses", "masses_scheme", "matching_ratios"}, "theory_card.heavy")
-    scheme = str(_need(heavy, "masses_scheme", "theory_card.heavy")).lower()
+        alphaem = F.number(alphaem, "theory_card.couplings.alphaem")
+    em_running = F.flag(couplings.get("em_running", False), "theory_card.couplings.em_running")
+    heavy = F.mapping(F.need(th, "heavy", "theory_card"), "theory_card.heavy")
+    F.unknown(heavy, {"masses", "masses_scheme", "matching_ratios"}, "theory_card.heavy")
+    scheme_raw = F.string(F.need(heavy, "masses_scheme", "theory_card.heavy"), "theory_card.heavy.masses_scheme")
+    scheme = scheme_raw.lower()
     if scheme == "msbar":
-        _unsupported("theory_card.heavy.masses_scheme", "msbar", "MSbar heavy-quark masses")
+        _unsupported("theory_card.heavy.masses_scheme", scheme_raw, "MSbar heavy-quark masses")
     if scheme != "pole":
-        raise ValueError(f"theory_card.heavy.masses_scheme={scheme!r} is neither 'pole' nor 'msbar'")
-    masses_raw = _need(heavy, "masses", "theory_card.heavy")
-    if len(masses_raw) != 3:
-        raise ValueError(f"theory_card.heavy.masses needs 3 entries (c, b, t), got {len(masses_raw)}")
+        _fail("theory_card.heavy.masses_scheme", scheme_raw, "is neither 'pole' nor 'msbar'")
+    masses_raw = F.sequence(F.need(heavy, "masses", "theory_card.heavy"), "theory_card.heavy.masses", 3)
     masses = []
     for h, m in enumerate(masses_raw):
-        value = m[0] if isinstance(m, (list, tuple)) else m
-        masses.append(_number(value, f"theory_card.heavy.masses[{h}][0]"))
-    ratios = [_number(k, f"theory_card.heavy.matching_ratios[{h}]")
-              for h, k in enumerate(_need(heavy, "matching_ratios", "theory_card.heavy"))]
-    if len(ratios) != 3:
-        raise ValueError("theory_card.heavy.matching_ratios needs 3 entries (c, b, t)")
-    xif = _number(_need(th, "xif", "theory_card"), "theory_card.xif")
+        if isinstance(m, (list, tuple)):  # eko: [mass, scale at which it is given]
+            F.sequence(m, f"theory_card.heavy.masses[{h}]", allow_empty=False)
+            masses.append(F.number(m[0], f"theory_card.heavy.masses[{h}][0]"))
+        else:
+            masses.append(F.number(m, f"theory_card.heavy.masses[{h}]"))
+    ratios_raw = F.sequence(F.need(heavy, "matching_ratios", "theory_card.heavy"),
+                            "theory_card.heavy.matching_ratios", 3)
+    ratios = [F.number(k, f"theory_card.heavy.matching_ratios[{h}]") for h, k in enumerate(ratios_raw)]
+    xif = F.number(F.need(th, "xif", "theory_card"), "theory_card.xif")
     n3lo_var = th.get("n3lo_ad_variation")
-    if n3lo_var is not None and any(v != 0 for v in n3lo_var) and qcd >= 4:
-        _unsupported("theory_card.n3lo_ad_variation", n3lo_var, "N3LO anomalous-dimension variations")
-    # use_fhmruvv selects N3LO anomalous dimensions only: irrelevant up to NNLO
+    if n3lo_var is not None:
+        F.sequence(n3lo_var, "theory_card.n3lo_ad_variation")
+        for i, v in enumerate(n3lo_var):
+            F.number(v, f"theory_card.n3lo_ad_variation[{i}]")
+        # (only N3LO reads them, and N3LO is refused above)
+    if th.get("use_fhmruvv") is not None:  # selects N3LO anomalous dimensions only
+        F.flag(th["use_fhmruvv"], "theory_card.use_fhmruvv")
+    return dict(order=qcd, alphas=alphas, mu2_ref=mu2_ref, nf_ref=nf_ref, masses=tuple(masses),
+                matching_ratios=tuple(ratios), xif=xif, matching_order=matching_order, qed_order=qed,
+                alphaem=alphaem, em_running=em_running)
 
-    # ---- operator
-    configs = _need(op, "configs", "operator_card")
-    _unknown(configs, CONFIG_FIELDS, "operator_card.configs")
-    polarized = _flag(configs.get("polarized", False))
-    time_like = _flag(configs.get("time_like", False))
+
+def _xgrid(raw, where: str = "operator_card.xgrid") -> tuple[np.ndarray, bool]:
+    """(grid as a float64 array, whether the card used a shorthand)."""
+    if isinstance(raw, Mapping) and where == "operator_card.xgrid":  # eko's XGrid raw form
+        F.unknown(raw, {"grid", "log"}, where)
+        if not F.flag(raw.get("log", True), f"{where}.log"):
+            _unsupported(f"{where}.log", False, "interpolation polynomial in x (not ln x)")
+        return _xgrid(F.need(raw, "grid", where), f"{where}.grid")
+    F.sequence(raw, where, allow_empty=False)
+    if isinstance(raw[0], str):
+        return _named_grid(raw, where), True
+    values = [F.number(x, f"{where}[{i}]") for i, x in enumerate(raw)]
+    for i, x in enumerate(values):
+        if not (math.isfinite(x) and 0.0 < x <= 1.0):
+            _fail(f"{where}[{i}]", raw[i], "outside (0, 1]")
+    xgrid = np.ascontiguousarray(np.asarray(values, dtype=float))
+    if not np.all(xgrid[1:] > xgrid[:-1]):
+        unique = np.unique(xgrid)
+        if len(unique) != len(xgrid):
+            first = next(i for i, x in enumerate(values) if values.index(x) != i)
+            _fail(f"{where}[{first}]", raw[first],
+                  f"repeats {where}[{values.index(values[first])}]: the grid must be strictly ascending "
+                  "once sorted (no point twice)")
+        xgrid = unique  # eko's XGrid sorts
+    return xgrid, False
+
+
+def _operator(op: Mapping, xif: float, n_threads) -> dict:
+    """The operator card's fields, read and checked (a dict of Setup fields)."""
+    F.unknown(op, OPERATOR_FIELDS, "operator_card")
+    configs = F.mapping(F.need(op, "configs", "operator_card"), "operator_card.configs")
+    F.unknown(configs, CONFIG_FIELDS, "operator_card.configs")
+    cf = "operator_card.configs"
+    polarized = F.flag(configs.get("polarized", False), f"{cf}.polarized")
+    time_like = F.flag(configs.get("time_like", False), f"{cf}.time_like")
     if polarized:
-        _unsupported("operator_card.configs.polarized", True, "polarized evolution")
+        _unsupported(f"{cf}.polarized", True, "polarized evolution")
     if time_like:
-        _unsupported("operator_card.configs.time_like", True, "time-like evolution (fragmentation functions)")
-    if not configs.get("interpolation_is_log", True):
-        _unsupported("operator_card.configs.interpolation_is_log", False, "interpolation polynomial in x (not ln x)")
-    debug = op.get("debug") or {}
-    _unknown(debug, {"skip_singlet", "skip_non_singlet"}, "operator_card.debug")
-    for key in ("skip_singlet", "skip_non_singlet"):
-        if debug.get(key, False):
-            _unsupported(f"operator_card.debug.{key}", True, "skipping a sector")
-    method_name = _plain(_need(configs, "evolution_method", "operator_card.configs"))
-    if method_name not in METHODS:
-        raise ValueError(f"operator_card.configs.evolution_method={method_name!r} is not one of {list(METHODS)}")
+        _unsupported(f"{cf}.time_like", True, "time-like evolution (fragmentation functions)")
+    if not F.flag(configs.get("interpolation_is_log", True), f"{cf}.interpolation_is_log"):
+        _unsupported(f"{cf}.interpolation_is_log", False, "interpolation polynomial in x (not ln x)")
+    debug = op.get("debug")
+    if debug is not None:
+        F.mapping(debug, "operator_card.debug")
+        F.unknown(debug, {"skip_singlet", "skip_non_singlet"}, "operator_card.debug")
+        for key in ("skip_singlet", "skip_non_singlet"):
+            if F.flag(debug.get(key, False), f"operator_card.debug.{key}"):
+                _unsupported(f"operator_card.debug.{key}", True, "skipping a sector")
+    if op.get("eko_version") is not None:
+        F.string(op["eko_version"], "operator_card.eko_version")
+    method_name = F.choice(_plain(F.need(configs, "evolution_method", cf)), f"{cf}.evolution_method", METHODS)
     max_order = configs.get("ev_op_max_order", [10, 0])
-    if isinstance(max_order, (list, tuple)):
-        max_order = max_order[0]
-    scvar = _plain(configs.get("scvar_method"))
-    if scvar not in SV_MODES:
-        raise ValueError(f"operator_card.configs.scvar_method={scvar!r} is not None, 'exponentiated' or 'expanded'")
+    if isinstance(max_order, (list, tuple)):  # eko: (QCD, QED) maximum orders
+        F.sequence(max_order, f"{cf}.ev_op_max_order", 2)
+        F.integer(max_order[1], f"{cf}.ev_op_max_order[1]")
+        ev_op_max_order = F.integer(max_order[0], f"{cf}.ev_op_max_order[0]")
+    else:
+        ev_op_max_order = F.integer(max_order, f"{cf}.ev_op_max_order")
+    scvar = F.choice(_plain(configs.get("scvar_method")), f"{cf}.scvar_method",
+                     [k for k in SV_MODES if k is not None], none=True)
     sv_mode = SV_MODES[scvar]
     if sv_mode == SV_NONE or xif == 1.0:
         # eko ignores xif without a scale-variation scheme (sv_mode unvaried)
         sv_mode, xif_eff = SV_NONE, 1.0
     else:
-        xif_eff = xif
-    inversion = _plain(configs.get("inversion_method"))
-    init = _pair(_need(op, "init", "operator_card"), "operator_card.init")
-    mu0 = _scale(init[0], "operator_card.init[0]")
-    nf0 = _number(init[1], "operator_card.init[1]", int)
+        xif_eff = F.squared_normal(xif, "theory_card.xif")  # the library squares it
+    inversion = F.choice(_plain(configs.get("inversion_method")), f"{cf}.inversion_method", list(INVERSIONS),
+                         none=True)
+    init = F.sequence(F.need(op, "init", "operator_card"), "operator_card.init", 2)
+    _, mu2_0 = F.scale(init[0], "operator_card.init[0]")
+    nf0 = F.integer(init[1], "operator_card.init[1]")
     targets = []
-    for i, ep in enumerate(_need(op, "mugrid", "operator_card")):
-        ep = _pair(ep, f"operator_card.mugrid[{i}]")
-        mu = _scale(ep[0], f"operator_card.mugrid[{i}][0]")
-        nf = _number(ep[1], f"operator_card.mugrid[{i}][1]", int)
-        targets.append((mu**2, nf))
-    if not targets:
-        raise ValueError("operator_card.mugrid is empty: nothing to compute")
+    mugrid = F.sequence(F.need(op, "mugrid", "operator_card"), "operator_card.mugrid")
+    if not mugrid:
+        _fail("operator_card.mugrid", mugrid, "is empty: nothing to compute")
+    for i, ep in enumerate(mugrid):
+        ep = F.sequence(ep, f"operator_card.mugrid[{i}]", 2)
+        _, mu2 = F.scale(ep[0], f"operator_card.mugrid[{i}][0]")
+        targets.append((mu2, F.integer(ep[1], f"operator_card.mugrid[{i}][1]")))
     if inversion is None:
         if any(3 <= nf < nf0 <= 6 for _, nf in targets):  # (other nf: the C library's error)
-            _unsupported("operator_card.configs.inversion_method", None,
+            _unsupported(f"{cf}.inversion_method", None,
                          "a downward matching without an inversion method (eko then applies the forward "
                          "matching; set 'exact' or 'expanded')")
         inversion_code = MATCHING_BACKWARD_EXPANDED  # unused: no backward matching on the path
-    elif inversion in INVERSIONS:
-        inversion_code = INVERSIONS[inversion]
     else:
-        raise ValueError(f"operator_card.configs.inversion_method={inversion!r} is not None, 'exact' or 'expanded'")
-    xgrid = _need(op, "xgrid", "operator_card")
-    if isinstance(xgrid, Mapping):
-        if not xgrid.get("log", True):
-            _unsupported("operator_card.xgrid.log", False, "interpolation polynomial in x (not ln x)")
-        xgrid = xgrid["grid"]
-    if len(xgrid) and isinstance(xgrid[0], str):
-        xgrid = _named_grid(xgrid)
-    xgrid = np.ascontiguousarray(np.asarray(xgrid, dtype=float))
-    if xgrid.ndim != 1:
-        raise ValueError(f"operator_card.xgrid must be one-dimensional, got shape {xgrid.shape}")
-    if not np.all(xgrid[1:] > xgrid[:-1]):
-        unique = np.unique(xgrid)
-        if len(unique) == len(xgrid):  # eko's XGrid sorts; duplicates are left for the C error
-            xgrid = unique
+        inversion_code = INVERSIONS[inversion]
+    xgrid, shorthand = _xgrid(F.need(op, "xgrid", "operator_card"))
+    degree = F.integer(F.need(configs, "interpolation_polynomial_degree", cf), f"{cf}.interpolation_polynomial_degree")
+    iterations = F.integer(configs.get("ev_op_iterations", 10), f"{cf}.ev_op_iterations")
     if n_threads is None:
-        cores = int(configs.get("n_integration_cores", 1) or 0)
+        cores = configs.get("n_integration_cores", 1)
+        cores = 0 if cores is None else F.integer(cores, f"{cf}.n_integration_cores")
         n_threads = cores if cores > 0 else 0
-    return Setup(
-        order=qcd, alphas=alphas, mu2_ref=mu_ref**2, nf_ref=nf_ref, masses=tuple(masses),
-        matching_ratios=tuple(ratios), xif=xif_eff, matching_order=matching_order, mu2_0=mu0**2, nf0=nf0,
-        targets=targets, xgrid=xgrid,
-        degree=_number(_need(configs, "interpolation_polynomial_degree", "operator_card.configs"),
-                       "operator_card.configs.interpolation_polynomial_degree", int),
-        method=METHODS[method_name], method_name=method_name,
-        ev_op_iterations=_number(configs.get("ev_op_iterations", 10), "operator_card.configs.ev_op_iterations",
-                                 int),
-        ev_op_max_order=_number(max_order, "operator_card.configs.ev_op_max_order[0]", int),
-        sv_mode=sv_mode, inversion_method=inversion_code, n_threads=int(n_threads),
-        qed_order=qed, alphaem=alphaem, em_running=em_running, polarized=polarized, time_like=time_like,
-    )
+    else:
+        n_threads = F.integer(n_threads, "n_threads")
+    return dict(xif=xif_eff, mu2_0=mu2_0, nf0=nf0, targets=targets, xgrid=xgrid, degree=degree,
+                method=METHODS[method_name], method_name=method_name, ev_op_iterations=iterations,
+                ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, inversion_method=inversion_code,
+                n_threads=n_threads, polarized=polarized, time_like=time_like), shorthand
 
 
-def _named_grid(spec):
+def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup:
+    """Reads eko's two runcards (objects or dicts) into a Setup.
+
+    Raises EkocUnsupportedFieldError (a NotImplementedError) naming the field
+    for what ekoc lacks, and EkocFieldError (a ValueError; its TypeError and
+    KeyError variants for a wrong type or a missing field) naming the field
+    and its value for a malformed card; no other exception comes out. The
+    Setup keeps plain-dict copies of both cards (Setup.theory_card /
+    operator_card), with an x-grid shorthand replaced by the grid it names.
+    """
+    th = theory_dict(theory_card)
+    op = operator_dict(operator_card)
+    if not isinstance(th, Mapping):
+        raise EkocFieldTypeError("theory_card", theory_card, "must be an eko TheoryCard or a dict, not "
+                                 f"{type(theory_card).__name__}")
+    if not isinstance(op, Mapping):
+        raise EkocFieldTypeError("operator_card", operator_card, "must be an eko OperatorCard or a dict, not "
+                                 f"{type(operator_card).__name__}")
+    fields = _theory(th)
+    op_fields, shorthand = _operator(op, fields["xif"], n_threads)
+    fields.update(op_fields)
+    if shorthand:
+        op = {**op, "xgrid": fields["xgrid"].tolist()}
+    return Setup(**fields, theory_card=th, operator_card=op)
+
+
+def _named_grid(spec, where: str = "operator_card.xgrid"):
     """eko's card shorthands ["make_grid", ...] / ["lambertgrid", n, xmin]."""
     from . import _core
 
     if spec[0] == "lambertgrid":
-        n = int(spec[1])
-        xmin = float(spec[2]) if len(spec) > 2 else 1e-7
-        return _core.lambert_grid(n, xmin)
+        if len(spec) not in (2, 3):
+            _fail(where, spec, "must be ['lambertgrid', n] or ['lambertgrid', n, xmin]")
+        n = F.integer(spec[1], f"{where}[1]", 2, LAMBERT_MAX_POINTS)
+        xmin = F.number(spec[2], f"{where}[2]") if len(spec) > 2 else 1e-7
+        if not 0.0 < xmin < 1.0:
+            _fail(f"{where}[2]", spec[2], "xmin must be in (0, 1)")
+        try:
+            return _core.lambert_grid(n, xmin)
+        except EkocError as exc:
+            raise EkocFieldError(where, spec, exc.message) from exc
     if spec[0] == "make_grid":
         try:
             from eko.interpolation import make_grid
         except ImportError:
-            _unsupported("operator_card.xgrid", spec[0], "the 'make_grid' shorthand without eko installed")
-        return make_grid(*spec[1:])
-    raise ValueError(f"operator_card.xgrid={spec!r}: unknown grid shorthand {spec[0]!r}")
+            _unsupported(where, spec[0], "the 'make_grid' shorthand without eko installed")
+        # make_grid(n_low, n_mid, n_high=0, x_min, x_low, x_high, x_high_max): read here, so that a
+        # huge count or a string fails with the field's name rather than inside numpy
+        if not 3 <= len(spec) <= 8:
+            _fail(where, spec, "must be ['make_grid', n_low, n_mid, (n_high, x_min, x_low, x_high, x_high_max)]")
+        args = [F.integer(v, f"{where}[{i}]", 0, LAMBERT_MAX_POINTS) if i <= 3 else F.number(v, f"{where}[{i}]")
+                for i, v in enumerate(spec[1:], start=1)]
+        try:
+            grid = make_grid(*args)
+        except Exception as exc:  # noqa: BLE001 - eko's function on the card's arguments: any failure is the card's
+            raise EkocFieldError(where, spec, f"eko's make_grid refused it ({type(exc).__name__}: {exc})") from exc
+        return _xgrid(np.asarray(grid, dtype=float).tolist(), where)[0]
+    _fail(where, spec, f"unknown grid shorthand {spec[0]!r} (eko's are 'lambertgrid' and 'make_grid')")
 
 
 def supported(theory_card, operator_card) -> tuple[bool, str]:
@@ -341,7 +385,123 @@ def supported(theory_card, operator_card) -> tuple[bool, str]:
         return False, str(exc)
     except (KeyError, ValueError, TypeError) as exc:
         return False, f"card not understood by ekoc ({exc})"
+    except ImportError as exc:  # a grid shorthand needs the library
+        return False, f"libekoc cannot be loaded ({exc})"
     names = {1: "LO", 2: "NLO", 3: "NNLO"}
-    sv = {SV_NONE: "", SV_EXPONENTIATED: f", xif={s.xif:g} exponentiated", SV_EXPANDED: f", xif={s.xif:g} expanded"}
+    sv = {SV_NONE: "", SV_EXPONENTIATED: f", xif={s.xif!r} exponentiated", SV_EXPANDED: f", xif={s.xif!r} expanded"}
     return True, (f"{names[s.order]} {s.method_name}{sv[s.sv_mode]}, nx={len(s.xgrid)}, "
                   f"{len(s.targets)} target(s)")
+
+
+# ---- comparing two Setups: do two pairs of cards ask for the same operators? --------
+
+#: (Setup field, card path) for every field that reaches the C library, in
+#: the order same_computation() compares them. n_threads is left out: it
+#: changes how the operators are computed, not their values. Card fields
+#: that do not reach a Setup (n_integration_cores, eko_version, use_fhmruvv,
+#: n3lo_ad_variation, the scale of a pole mass, xif without scvar_method)
+#: are descriptive here: ekoc refuses every value of them that would act.
+COMPARED = [
+    ("order", "theory_card.order[0]"), ("qed_order", "theory_card.order[1]"),
+    ("matching_order", "theory_card.matching_order[0]"), ("alphas", "theory_card.couplings.alphas"),
+    ("mu2_ref", "theory_card.couplings.ref[0]"), ("nf_ref", "theory_card.couplings.ref[1]"),
+    ("alphaem", "theory_card.couplings.alphaem"), ("em_running", "theory_card.couplings.em_running"),
+    ("masses", "theory_card.heavy.masses"), ("matching_ratios", "theory_card.heavy.matching_ratios"),
+    ("xif", "theory_card.xif"), ("sv_mode", "operator_card.configs.scvar_method"),
+    ("mu2_0", "operator_card.init[0]"), ("nf0", "operator_card.init[1]"), ("targets", "operator_card.mugrid"),
+    ("xgrid", "operator_card.xgrid"), ("degree", "operator_card.configs.interpolation_polynomial_degree"),
+    ("method_name", "operator_card.configs.evolution_method"),
+    ("ev_op_iterations", "operator_card.configs.ev_op_iterations"),
+    ("ev_op_max_order", "operator_card.configs.ev_op_max_order"),
+    ("inversion_method", "operator_card.configs.inversion_method"),
+    ("polarized", "operator_card.configs.polarized"), ("time_like", "operator_card.configs.time_like"),
+]
+
+
+def _same(a, b) -> bool:
+    """Bitwise-minded equality: floats equal or both NaN; arrays element-wise."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def same_computation(solved: Setup, other: Setup):
+    """None when `other` asks for the operators `solved` computed, else
+    (card path, other's value, solved's value) of the first field that differs."""
+    for name, path in COMPARED:
+        a, b = getattr(other, name), getattr(solved, name)
+        if _same(a, b):
+            continue
+        if name == "targets" and len(a) == len(b):
+            i = next(i for i, (x, y) in enumerate(zip(a, b)) if not _same(x, y))
+            return f"{path}[{i}] as (mu**2, nf)", a[i], b[i]
+        if name in ("targets", "xgrid") and len(a) != len(b):
+            return f"{path} ({len(a)} points, the solved one {len(b)})", list(a), list(b)
+        if name == "xgrid":
+            i = int(np.flatnonzero(np.asarray(a) != np.asarray(b))[0])
+            return f"{path}[{i}] (of the sorted grid)", float(a[i]), float(b[i])
+        return path, a, b
+    return None
+
+
+# ---- the C library's messages name its own fields: which card field is that? -------
+
+#: (regular expression on the C message, card field); {0} is the first group
+_C_FIELDS = [
+    (r"\btheory\.alphas\b", "theory_card.couplings.alphas"),
+    (r"\btheory\.alphaem\b", "theory_card.couplings.alphaem"),
+    (r"\btheory\.em_running\b", "theory_card.couplings.em_running"),
+    (r"\btheory\.mu2_ref\b", "theory_card.couplings.ref[0]"),
+    (r"\btheory\.nf_ref\b", "theory_card.couplings.ref[1]"),
+    (r"\btheory\.masses\[(\d)\]", "theory_card.heavy.masses[{0}][0]"),
+    (r"\bmasses2\[(\d)\]", "theory_card.heavy.masses[{0}][0]"),
+    (r"\btheory\.masses\b", "theory_card.heavy.masses"),
+    (r"\btheory\.matching_ratios\[(\d)\]", "theory_card.heavy.matching_ratios[{0}]"),
+    (r"\bmatching scales?\b", "theory_card.heavy.matching_ratios"),
+    (r"\btheory\.xif\b|\bthreshold_shift\b", "theory_card.xif"),
+    (r"\btheory\.order\b", "theory_card.order[0]"),
+    (r"\btheory\.qed_order\b", "theory_card.order[1]"),
+    (r"\btheory\.matching_order\b", "theory_card.matching_order[0]"),
+    (r"\btheory\.polarized\b", "operator_card.configs.polarized"),
+    (r"\btheory\.time_like\b", "operator_card.configs.time_like"),
+    (r"\ba0 = 0, want\b", "theory_card.couplings.alphas"),
+    (r"\brequest\.mu2_0\b", "operator_card.init[0]"),
+    (r"\brequest\.nf0\b", "operator_card.init[1]"),
+    (r"\brequest\.mu2\[(\d+)\]", "operator_card.mugrid[{0}][0]"),
+    (r"\brequest\.nf\[(\d+)\]", "operator_card.mugrid[{0}][1]"),
+    (r"\brequest\.(?:xgrid|nx)\b", "operator_card.xgrid"),
+    (r"\brequest\.degree\b", "operator_card.configs.interpolation_polynomial_degree"),
+    (r"\brequest\.ev_op_iterations\b", "operator_card.configs.ev_op_iterations"),
+    (r"\brequest\.ev_op_max_order\b", "operator_card.configs.ev_op_max_order"),
+    (r"\brequest\.method\b", "operator_card.configs.evolution_method"),
+    (r"\brequest\.sv_mode\b", "operator_card.configs.scvar_method"),
+    (r"\brequest\.inversion_method\b", "operator_card.configs.inversion_method"),
+    (r"\brequest\.n_targets\b", "operator_card.mugrid"),
+    (r"\brequest\.n_threads\b", "n_threads (or operator_card.configs.n_integration_cores)"),
+    (r"\brequest\.(epsabs|epsrel|limit|mellin_cut|batch_panels|batch_points)\b", "{0}"),
+    (r"thresholds inconsistent with the requested flavour numbers",
+     "operator_card.mugrid[*][1] (nf) against theory_card.heavy (thresholds)"),
+]
+
+
+def card_field_of(message: str, target_index=None):
+    """The card field (or solve argument) a C error message is about, or None.
+    `target_index` maps an index of the C request's targets to the card's
+    mugrid index (the request holds each distinct target once)."""
+    import re
+
+    for pattern, field in _C_FIELDS:
+        m = re.search(pattern, message)
+        if m is None:
+            continue
+        groups = list(m.groups())
+        if groups and "mugrid" in field and target_index is not None:
+            i = int(groups[0])
+            groups[0] = str(target_index[i]) if i < len(target_index) else groups[0]
+        return field.format(*groups)
+    return None

@@ -17,6 +17,9 @@ class EkocError(RuntimeError):
     """An ekoc C call failed: `status` is the code, `status_name` its name
     (e.g. "EKOC_ERR_INVALID_NF"), `message` the library's own message."""
 
+    #: the card field (or solve argument) the error is about, when known
+    field = None
+
     def __init__(self, status: int, status_name: str, message: str, where: str = ""):
         self.status = status
         self.status_name = status_name
@@ -48,6 +51,85 @@ class EkocNoDevice(EkocError):
 
 class EkocNumericalError(EkocError, ArithmeticError):
     """A non-finite number, a failed quadrature or an ekore domain error."""
+
+
+class _FieldError:
+    """A bad card field or argument, found in Python before the C library is
+    called: `field` is its path (``operator_card.configs.ev_op_max_order``,
+    ``theory_card.couplings.alphas``, ``backend``, ``EKOC_ACCEL_BACKEND``),
+    `value` the value found (ABSENT for a missing one) and `why` what is wrong
+    with it. The message is ``field=value: why`` with the value rendered by
+    repr (every digit of a float). `status_name` is the status the C library
+    gives the same fault; `status` its code, read from the library when it is
+    first asked for (None when the library cannot be loaded), so a card can be
+    checked without loading it."""
+
+    def __init__(self, field: str, value, why: str, status_name: str = "EKOC_ERR_INVALID_ARGUMENT"):
+        self.field = field
+        self.value = value
+        self.why = why
+        self.status_name = status_name
+        self.where = ""
+        if value is ABSENT:
+            self.message = f"{field} {why}"
+        else:
+            self.message = f"{field}={render(value)}: {why}"
+        Exception.__init__(self, self.message)
+
+    @property
+    def status(self):
+        try:
+            return codes().get(self.status_name)
+        except ImportError:
+            return None
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.message
+
+    def __reduce__(self):  # picklable (multiprocessing) despite the keyword-free __init__
+        return (type(self), (self.field, self.value, self.why, self.status_name))
+
+
+class _Absent:
+    def __repr__(self):
+        return "<absent>"
+
+
+#: the `value` of an EkocMissingFieldError
+ABSENT = _Absent()
+
+
+def render(value, limit: int = 120) -> str:
+    """repr of a value (floats with every digit), long ones shortened in the middle."""
+    text = repr(value)
+    if len(text) > limit:
+        text = f"{text[:limit // 2]}...{text[-limit // 2:]} ({type(value).__name__} of {len(text)} characters)"
+    return text
+
+
+class EkocFieldError(_FieldError, EkocValueError):
+    """A card field or argument has a bad value (also a ValueError)."""
+
+
+class EkocFieldTypeError(EkocFieldError, TypeError):
+    """A card field or argument has the wrong type (a string for a number, a
+    number for a list, ...): both a TypeError and, as an EkocFieldError, a
+    ValueError, so code catching either keeps working."""
+
+
+class EkocMissingFieldError(EkocFieldError, KeyError):
+    """A required card field is absent (also a KeyError)."""
+
+
+class EkocUnsupportedFieldError(_FieldError, EkocNotImplementedError):
+    """A valid card value ekoc does not compute (also a NotImplementedError)."""
+
+    def __init__(self, field: str, value, why: str, status_name: str = "EKOC_ERR_UNSUPPORTED"):
+        super().__init__(field, value, why, status_name)
+
+
+#: every class a card or an argument check raises (the fuzz tests assert nothing else comes out)
+FIELD_ERRORS = (EkocFieldError, EkocUnsupportedFieldError)
 
 
 #: status name -> the Python class it raises (the Python-specific part)

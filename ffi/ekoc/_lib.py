@@ -215,6 +215,30 @@ def candidates() -> list[tuple[str, pathlib.Path]]:
     return out
 
 
+def _missing_symbols(lib) -> list[str]:
+    """The functions declared above (CDEF) that `lib` does not export, sorted.
+    cffi resolves a name on first use, so a library lacking one (another
+    .so under EKOC_LIB) would otherwise surface as an AttributeError in the
+    middle of a computation."""
+    missing = []
+    for name in sorted(dir(lib)):
+        try:
+            getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+    return missing
+
+
+def _check_symbols(lib, origin: str, path: pathlib.Path) -> None:
+    missing = _missing_symbols(lib)
+    if missing:
+        more = f" (and {len(missing) - 1} more of the {len(dir(lib))} functions the package declares)" \
+            if len(missing) > 1 else ""
+        label = f"EKOC_LIB={path}" if origin == "EKOC_LIB" else f"{path} ({origin})"
+        raise ImportError(f"{label} does not export the symbol {missing[0]}{more}: it is not libekoc, or a "
+                          "libekoc older than this package")
+
+
 def _check_layout(lib) -> None:
     pairs = [("ekoc_theory", lib.ekoc_theory_sizeof), ("ekoc_request", lib.ekoc_request_sizeof),
              ("ekoc_nspace_config", lib.ekoc_nspace_config_sizeof),
@@ -241,7 +265,6 @@ def load():
         if _lib is not None:
             return _lib
         tried = []
-        env_given = bool(os.environ.get("EKOC_LIB"))
         for origin, path in candidates():
             if not path.is_file():
                 tried.append(f"{origin}: {path} (absent)")
@@ -250,9 +273,12 @@ def load():
                 continue
             try:
                 lib = ffi.dlopen(str(path))
-            except OSError as exc:
+                _check_symbols(lib, origin, path)
+            except (OSError, ImportError) as exc:
                 tried.append(f"{origin}: {path} ({exc})")
-                if env_given and origin == "EKOC_LIB":
+                if origin == "EKOC_LIB":  # set, so no other place is tried
+                    if isinstance(exc, ImportError):
+                        raise
                     raise ImportError(f"EKOC_LIB={path}: cannot load: {exc}") from exc
                 continue
             _lib_path = path

@@ -11,14 +11,30 @@ from typing import Callable, Iterator
 import numpy as np
 
 from . import _cards, _errors
+from . import _fields as F
 from ._core import Profile, ProfileTable, check, dptr
 from ._lib import ffi, load
 
 #: eko's flavour basis: the order of the 14 rows/columns of every operator
 PIDS = (22, -6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)
 
-_OPTIONS = {"epsabs": float, "epsrel": float, "limit": int, "mellin_cut": float, "batch_panels": int,
-            "batch_points": int}
+#: the integration options of solve() and the reader of each
+_OPTIONS = {"epsabs": F.number, "epsrel": F.number, "limit": F.integer, "mellin_cut": F.number,
+            "batch_panels": F.integer, "batch_points": F.integer}
+
+
+def _distinct_targets(setup: _cards.Setup) -> tuple[list, list]:
+    """(the card's targets with each (mu^2, nf) once, in first-seen order;
+    for each of them the index of its first mugrid entry). The C request gets
+    each target once: a repeated target is computed once and its operator
+    returned for every mugrid entry that asked for it."""
+    index = {}
+    first = []
+    for i, target in enumerate(setup.targets):
+        if target not in index:
+            index[target] = len(first)
+            first.append(i)
+    return list(index), first
 
 
 class Cancel(Exception):
@@ -152,7 +168,7 @@ class Solution(Mapping):
     def __init__(self, setup: _cards.Setup, handle: _Handle, backend: str, profile: ProfileTable | None,
                  timing: dict):
         lib = load()
-        self.setup = setup
+        self.setup = setup  # with plain copies of the solved cards (setup.theory_card / operator_card)
         self.xgrid = setup.xgrid
         self.mu2_0 = setup.mu2_0
         self.nf0 = setup.nf0
@@ -163,10 +179,12 @@ class Solution(Mapping):
         self._ops = {}
         mu2 = ffi.new("double *")
         nf = ffi.new("int32_t *")
-        for i, (card_mu2, _) in enumerate(setup.targets):
+        distinct, _ = _distinct_targets(setup)
+        for i, (card_mu2, _) in enumerate(distinct):
             check(lib.ekoc_operator_target(handle.ptr, i, mu2, nf), "ekoc_operator_target")
             key = (card_mu2, int(nf[0]))  # the card's float, bitwise eko's key
-            self._ops[key] = TargetOperator(handle, i, card_mu2, int(nf[0]), setup.xgrid, setup.mu2_0)
+            if key not in self._ops:  # (mu2, default nf) and (mu2, that nf) share one operator
+                self._ops[key] = TargetOperator(handle, i, card_mu2, int(nf[0]), setup.xgrid, setup.mu2_0)
 
     @property
     def targets(self) -> list:
@@ -194,14 +212,29 @@ class Solution(Mapping):
         """{(mu2, nf): evolved pdf} for every target (see TargetOperator.apply)."""
         return {ep: op.apply(pdf) for ep, op in self._ops.items()}
 
-    def to_eko(self, path, theory_card, operator_card):
+    @property
+    def theory_card(self) -> dict:
+        """A plain-dict copy of the theory card this solution was computed with."""
+        return self.setup.theory_card
+
+    @property
+    def operator_card(self) -> dict:
+        """A plain-dict copy of the operator card (an x-grid shorthand replaced by its grid)."""
+        return self.setup.operator_card
+
+    def to_eko(self, path, theory_card=None, operator_card=None) -> None:
         """Writes an EKO output file (eko's tar format, readable with
-        eko.EKO.read) holding these operators; needs eko installed."""
-        import pathlib
+        eko.EKO.read) holding these operators; needs eko installed.
 
-        from ._accel import write_eko
+        The file's cards are the solved ones (Solution.theory_card /
+        operator_card) unless given; given cards must ask for the same
+        operators (every field that reaches the computation equal, see
+        ekoc._cards.COMPARED), else EkocFieldError names the first field that
+        differs. The file is written next to `path` and renamed into place:
+        a failed write leaves nothing at `path` and no temporary file."""
+        from ._ekofile import write_eko
 
-        write_eko(self, theory_card, operator_card, pathlib.Path(path))
+        write_eko(self, theory_card, operator_card, path)
 
     def __repr__(self) -> str:
         return f"Solution(backend={self.backend!r}, nx={len(self.xgrid)}, targets={self.targets})"
@@ -320,8 +353,9 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     th.time_like = setup.time_like
     rq = ffi.new("ekoc_request *")
     lib.ekoc_request_init(rq, ffi.sizeof("ekoc_request"))
-    mu2 = np.array([t[0] for t in setup.targets], dtype=float)
-    nf = np.array([t[1] for t in setup.targets], dtype=np.int32)
+    distinct, _ = _distinct_targets(setup)
+    mu2 = np.array([t[0] for t in distinct], dtype=float)
+    nf = np.array([t[1] for t in distinct], dtype=np.int32)
     keep += [mu2, nf, setup.xgrid]
     rq.mu2_0 = setup.mu2_0
     rq.nf0 = setup.nf0
@@ -336,14 +370,12 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     rq.ev_op_max_order = setup.ev_op_max_order
     rq.sv_mode = setup.sv_mode
     rq.inversion_method = setup.inversion_method
-    if backend not in _cards.BACKENDS:
-        raise ValueError(f"backend={backend!r} is not one of {list(_cards.BACKENDS)}")
-    rq.backend = _cards.BACKENDS[backend]
+    rq.backend = _cards.BACKENDS[F.choice(backend, "backend", list(_cards.BACKENDS))]
     rq.n_threads = setup.n_threads
     for key, value in options.items():
         if key not in _OPTIONS:
-            raise TypeError(f"unknown option {key!r}; ekoc.solve accepts {sorted(_OPTIONS)}")
-        setattr(rq, key, _OPTIONS[key](value))
+            raise _errors.EkocFieldTypeError(key, value, f"unknown option of ekoc.solve; it accepts {sorted(_OPTIONS)}")
+        setattr(rq, key, _OPTIONS[key](value, key))
     if progress is not None:
         rq.progress = _progress_trampoline
         rq.progress_data = progress.handle
@@ -404,14 +436,20 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
     options: epsabs, epsrel, limit, mellin_cut (eko: 1e-12, 1e-5, 100,
         0.05), batch_panels, batch_points.
 
-    Returns a Solution mapping each target (mu^2, nf) to its TargetOperator.
-    Raises NotImplementedError naming the card field ekoc cannot handle, and
-    ekoc.EkocError subclasses (ValueError, MemoryError, ...) carrying the C
-    library's message.
+    Returns a Solution mapping each target (mu^2, nf) to its TargetOperator
+    (a target the card lists twice is computed once).
+    Raises ekoc.EkocFieldError (ValueError; its TypeError / KeyError
+    variants) or EkocUnsupportedFieldError (NotImplementedError) naming the
+    card field or argument and its value, and the other ekoc.EkocError
+    subclasses (ValueError, MemoryError, ...) carrying the C library's
+    message, with the card field it concerns when the message names one.
     """
     t_start = time.perf_counter()
     lib = load()
     setup = _cards.translate(theory_card, operator_card, n_threads)
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise _errors.EkocFieldTypeError("progress", progress, "must be None, True, False or a callable(done, total)")
+    profile = bool(F.flag(profile, "profile"))
     if progress is True:
         progress = progress_bar()
     state = _state if _state is not None else _Progress(progress if callable(progress) else None)
@@ -421,7 +459,8 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
     th, rq = _request(setup, backend, options, keep, None if progress is False and _state is None else state)
     if nspace_cache is not None:
         if not isinstance(nspace_cache, NSpaceCache):
-            raise TypeError(f"nspace_cache must be an ekoc.NSpaceCache, not {type(nspace_cache).__name__}")
+            raise _errors.EkocFieldTypeError("nspace_cache", nspace_cache,
+                                             f"must be an ekoc.NSpaceCache, not {type(nspace_cache).__name__}")
         rq.nspace_cache = nspace_cache._ptr
     prof = Profile(256) if profile else None  # the node timer only when asked for (no cost otherwise)
     out = ffi.new("ekoc_operator **")
@@ -434,13 +473,27 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
                 check(status, "ekoc_compute")
             except _errors.EkocCancelled as cancelled:
                 raise state.exc from cancelled
-        check(status, "ekoc_compute")
+        _raise_naming_the_card_field(status, setup)
     handle = _Handle(out[0])
     # compute_s: the C call (progress callbacks included); callback_s: Python inside them
     timing = {"compute_s": t1 - t0, "callback_s": state.seconds}
     sol = Solution(setup, handle, backend, prof.table() if prof else None, timing)
     timing["python_s"] = time.perf_counter() - t_start
     return sol
+
+
+def _raise_naming_the_card_field(status: int, setup: _cards.Setup):
+    """Raises the C error of ekoc_compute, its `where` and `field` naming the
+    card field (or solve argument) its message is about when it names one."""
+    try:
+        check(status, "ekoc_compute")
+    except _errors.EkocError as exc:
+        field = _cards.card_field_of(exc.message, _distinct_targets(setup)[1])
+        if field is None:
+            raise
+        named = type(exc)(exc.status, exc.status_name, exc.message, f"ekoc_compute (card field {field})")
+        named.field = field
+        raise named from None
 
 
 def profile(theory_card, operator_card, backend: str = "adaptive", **kwargs) -> tuple[Solution, ProfileTable]:

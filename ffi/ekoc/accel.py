@@ -16,7 +16,7 @@ from ._accel import install, is_installed, load_ipython_extension, main, uninsta
 __all__ = ["install", "is_installed", "load_ipython_extension", "main", "uninstall", "unload_ipython_extension",
            "write_eko"]
 
-install()
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main())  # installs the hook (or says which environment variable is wrong)
+else:
+    install()

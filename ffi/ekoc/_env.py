@@ -1,0 +1,46 @@
+"""The environment variables the package reads, each checked with its name.
+
+- ``EKOC_LIB``: the path of the libekoc.so to load (ekoc._lib; a path that
+  is not a file, or a file that is not libekoc, is an ImportError);
+- ``EKOC_ACCEL``: ``1`` (the default) lets the accelerator compute with
+  ekoc, ``0`` leaves eko alone;
+- ``EKOC_ACCEL_BACKEND``: the backend the accelerator uses: ``adaptive``
+  (the default), ``batch`` or ``gpu``.
+
+(The installer, ffi/setup.py, reads ``EKOC_LIB`` and ``EKOC_BUNDLE_LIB`` =
+0 / 1; the tests read ``EKOC_TEST_INSTALLED`` = 0 / 1; each checks its own.)
+An unset or empty variable takes its default; any other value outside the
+allowed ones raises EkocFieldError (a ValueError) naming the variable, the
+value and the allowed values.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._errors import EkocFieldError
+
+#: variable -> (allowed values, default) of the variables that take a choice
+CHOICES = {
+    "EKOC_ACCEL": (("0", "1"), "1"),
+    "EKOC_ACCEL_BACKEND": (("adaptive", "batch", "gpu"), "adaptive"),
+}
+
+
+def choice(name: str) -> str:
+    """The value of the environment variable `name` (one of CHOICES)."""
+    allowed, default = CHOICES[name]
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw not in allowed:
+        listed = ", ".join(repr(a) for a in allowed)
+        raise EkocFieldError(name, raw, f"the environment variable {name} must be one of {listed} "
+                             f"(unset or empty: {default!r})")
+    return raw
+
+
+def check_all() -> None:
+    """Reads every choice variable (raising for the first bad one)."""
+    for name in CHOICES:
+        choice(name)
