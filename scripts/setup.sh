@@ -26,7 +26,7 @@ command -v cargo >/dev/null 2>&1 || { echo "setup: cargo (Rust) is required but 
 
 PY=${PYTHON:-python3}
 need_pip=()
-for mod in numpy scipy cffi pytest; do
+for mod in numpy scipy cffi pytest hypothesis; do
   "$PY" -c "import $mod" 2>/dev/null || need_pip+=("$mod")
 done
 # eko is used only for side-by-side comparisons; its absence makes those tests skip.

@@ -272,7 +272,10 @@ def load():
                     raise ImportError(f"EKOC_LIB={os.environ['EKOC_LIB']!r} does not name an existing file")
                 continue
             try:
-                lib = ffi.dlopen(str(path))
+                # never unloaded (RTLD_NODELETE): libgomp's worker threads may
+                # still be parked in the library when the interpreter exits,
+                # and unmapping it under them crashes the process at exit
+                lib = ffi.dlopen(str(path), ffi.RTLD_NOW | ffi.RTLD_NODELETE)
                 _check_symbols(lib, origin, path)
             except (OSError, ImportError) as exc:
                 tried.append(f"{origin}: {path} ({exc})")

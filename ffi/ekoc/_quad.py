@@ -32,6 +32,72 @@ ELEMENTS = {
 SIZES = {("evolution", "ns"): 3, ("evolution", "singlet"): 4, ("matching", "ns"): 2, ("matching", "singlet"): 9}
 
 
+# fields of ekoc_kernel_args that point into memory the QuadKernel owns (the
+# basis, its records, the workspace) or size it: the C kernel trusts them, so
+# Python must not change them (issue 15, finding 8: interp=NULL with
+# n_areas=10**6 made the kernel read far past the records)
+_OWNED_FIELDS = ("areas", "n_areas", "interp", "workspace", "degree")
+
+
+class KernelArgs:
+    """The live ekoc_kernel_args of a QuadKernel, as `k.args`. Reading gives
+    the struct's fields; writing is checked: `element`, `basis_index`,
+    `logx`, `subtract` and `nspace` (a whole ekoc_nspace_config, validated by
+    the library) can be changed, the fields that point into the kernel's own
+    memory cannot. `nspace` reads as a copy: assign a modified copy back."""
+
+    def __init__(self, kernel: "QuadKernel"):
+        object.__setattr__(self, "_kernel", kernel)
+
+    def __getattr__(self, name):
+        raw = self._kernel._args
+        if name == "nspace":
+            return ffi.new("ekoc_nspace_config *", raw.nspace)[0]
+        return getattr(raw, name)
+
+    def __setattr__(self, name, value):
+        k = self._kernel
+        raw = k._args
+        where = "quad_kernel.args"
+        if name in _OWNED_FIELDS:
+            raise AttributeError(f"{where}.{name} is read-only: it points into (or sizes) memory the kernel owns; "
+                                 "build a new quad_kernel instead")
+        if name == "element":
+            size = int(load().ekoc_nspace_family_len(ffi.addressof(raw, "nspace")))
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < size:
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.element={value!r} outside 0..{size - 1}", where)
+            raw.element = int(value)
+        elif name == "basis_index":
+            nx = len(k.xgrid)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < nx:
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.basis_index={value!r} outside 0..{nx - 1}",
+                             where)
+            raw.basis_index = int(value)
+        elif name in ("logx", "subtract"):
+            try:
+                v = float(value)
+            except (TypeError, ValueError):
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.{name}={value!r} is not a number", where)
+            if not np.isfinite(v) or (name == "logx" and v > 0.0):
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT,
+                             f"{where}.{name}={value!r} must be finite{' and <= 0' if name == 'logx' else ''}", where)
+            setattr(raw, name, v)
+        elif name == "nspace":
+            cfg = ffi.new("ekoc_nspace_config *", value)
+            out_re = ffi.new("double[9]")
+            out_im = ffi.new("double[9]")
+            check(load().ekoc_nspace_evaluate(cfg, 2.5, 1.0, out_re, out_im, 9), f"{where}.nspace")
+            size = int(load().ekoc_nspace_family_len(cfg))
+            if raw.element >= size:
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT,
+                             f"{where}.nspace: family of {size} elements, but element={raw.element}", where)
+            raw.nspace = cfg[0]
+        elif name == "status":
+            raw.status = int(value)
+        else:
+            raise AttributeError(f"{where} has no settable field {name!r}")
+
+
 class IntegrationWarning(UserWarning):
     """GSL QAGS stopped without reaching the tolerance (the estimate is returned)."""
 
@@ -94,9 +160,10 @@ class QuadKernel:
         self.k, self.j, self.limit = int(k), int(j), int(limit)
 
     @property
-    def args(self):
-        """The cffi ekoc_kernel_args struct (fields settable)."""
-        return self._args
+    def args(self) -> KernelArgs:
+        """The kernel's ekoc_kernel_args: fields readable, the safe ones
+        settable with checks (see KernelArgs)."""
+        return KernelArgs(self)
 
     @property
     def status(self) -> int:

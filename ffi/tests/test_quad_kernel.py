@@ -7,6 +7,7 @@ with and without the per-thread cache; the inversion of a constant kernel
 (E = 1) must give back the interpolation basis, p_j(x_k) = delta_kj.
 """
 
+import numpy as np
 import pytest
 
 import ekoc
@@ -74,3 +75,30 @@ def test_bad_input_raises_with_c_message():
         ekoc.quad_kernel(X, 2, 3, degree=12, family="ns", order=1, nf=4)
     with pytest.raises(ekoc.EkocValueError, match="cut"):
         ekoc.quad_kernel(X, 2, 3, family="ns", order=1, nf=4, a0=0.2, a1=0.1).integrate(cut=0.7)
+
+
+def test_kernel_args_guarded():
+    """issue 15, finding 8: k.args could point the kernel at memory it does
+    not own (interp=NULL with n_areas=10**6 crashed); now the owned fields
+    are read-only and the others are checked."""
+    xg = np.geomspace(1e-4, 1.0, 8)
+    k = ekoc.quad_kernel(xg, k=2, j=3, family="singlet", element="gg", order=2, nf=4, a0=0.2, a1=0.1)
+    before = k(0.7)
+    for name, value in (("interp", ekoc._lib.ffi.NULL), ("n_areas", 10**6), ("areas", ekoc._lib.ffi.NULL),
+                        ("workspace", ekoc._lib.ffi.NULL), ("degree", 12)):
+        with pytest.raises(AttributeError, match=f"args.{name} is read-only"):
+            setattr(k.args, name, value)
+    for name, value in (("basis_index", 10**6), ("basis_index", -1), ("element", 4), ("logx", 0.5),
+                        ("logx", float("nan")), ("subtract", float("inf")), ("element", "gg")):
+        with pytest.raises(ekoc.EkocError, match=f"args.{name}="):
+            setattr(k.args, name, value)
+    cfg = k.args.nspace
+    cfg.order = 99
+    with pytest.raises(ekoc.EkocError):
+        k.args.nspace = cfg
+    assert k.args.nspace.order == 2  # a read is a copy; the live struct is unchanged
+    assert k(0.7) == before
+    # the safe fields still work
+    k.args.basis_index = 4
+    k.args.logx = float(np.log(xg[1]))
+    assert np.isfinite(k(0.7))
