@@ -23,10 +23,16 @@ static int ekore_failure(int32_t rc, const char *what, size_t count, const doubl
 
 int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                        double *scratch, ekoc_complex *tower) {
-  size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
-  size_t order = (size_t)cfg->order, i;
+  size_t len, p, order, i;
   double *re = scratch, *im = scratch + count * EKOC_NSPACE_MAX_TOWER;
   int32_t rc;
+  /* the per-point kernel hands its configuration over unchecked: bound the
+   * order before any length is formed, so the tower always fits */
+  if (cfg->order < 0 || cfg->order > (cfg->kind == EKOC_KIND_EVOLUTION ? EKOC_MAX_ORDER : EKOC_MAX_MATCHING_ORDER))
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "order=%d outside 0..%d", (int)cfg->order,
+                      cfg->kind == EKOC_KIND_EVOLUTION ? EKOC_MAX_ORDER : EKOC_MAX_MATCHING_ORDER);
+  len = (size_t)ekoc_nspace_tower_len(cfg);
+  order = (size_t)cfg->order;
   if (count == 0 || len == 0) return EKOC_OK;
   if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
     /* the three sectors in one call sharing each point's harmonic sums (below
