@@ -297,6 +297,7 @@ $(CUDA_LIB): $(CUDA_DEPS)
 # the batch driver's inner loops are short fixed-length loops: -O3 unrolls them
 # (11% fewer instructions on the LHA parts, same bits)
 $(BUILD)/src/quad/batch.o: CFLAGS += -O3
+$(BUILD)/src/quad/batch_eval.o: CFLAGS += -O3
 # the block products of the composition are dense n x n matrix products: -O3 vectorises them
 $(BUILD)/src/evol/blockop.o: CFLAGS += -O3
 

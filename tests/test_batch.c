@@ -310,7 +310,7 @@ static void check_against_adaptive(int matching) {
     for (i = 0; i + 1 < NX; ++i) assert_true(b.val[e][(NX - 1) * NX + i] == 0.0);
   }
   if (verbose())
-    printf("%s: batch vs adaptive %.3g units, vs tight reference %.3g units, |K-G| up to %.3g units\n",
+    printf("%s: batch vs adaptive %.3g units, vs tight reference %.3g units, estimate up to %.3g units\n",
            matching ? "matching" : "evolution", worst_tol, worst_ref, worst_est);
   job_free(&b);
   job_free(&a);
@@ -327,26 +327,40 @@ static void test_batch_vs_adaptive_matching(void **state) {
   check_against_adaptive(1);
 }
 
-/* A coarse rule (1 panel, 17 nodes): the quadrature error dominates the
- * rounding noise, and the error estimate |K - G| covers it everywhere. */
+/* A coarse rule (1 panel, 17 nodes) without refinement (limit 1): the
+ * quadrature error dominates the rounding noise, the error estimate covers
+ * it everywhere and the entries it misses are flagged; with refinement
+ * (limit 100) every entry meets eko's tolerance or is flagged. */
 static void test_batch_error_estimate(void **state) {
   job_data b, t;
-  ekoc_quad_settings sb = settings(1e-5, 100, 2), st = settings(1e-10, 1000, 2);
-  size_t nf, i, n_large = 0;
+  ekoc_quad_settings sb = settings(1e-5, 1, 2), st = settings(1e-10, 1000, 2);
+  size_t nf, nf_refined, i, n_large = 0, n_flagged = 0;
   int e;
   (void)state;
   sb.batch_points = 8;
   job_make(&b, 0);
   job_make(&t, 0);
   assert_int_equal(ekoc_quad_run_batch(&b.job, &sb, &nf), EKOC_OK);
-  assert_int_equal(ekoc_quad_run_adaptive(&t.job, &st, &nf), EKOC_OK);
+  assert_int_equal(ekoc_quad_run_adaptive(&t.job, &st, &nf_refined), EKOC_OK);
   for (e = 0; e < b.job.n_elements; ++e)
     for (i = 0; i < NX * NX; ++i) {
       double d = fabs(b.val[e][i] - t.val[e][i]);
       assert_true(d <= b.err[e][i] + 1e-8 * fabs(t.val[e][i]) + 1e-12);
       if (d > 1e-6 * fabs(t.val[e][i])) ++n_large;
+      if (b.failed[e][i]) ++n_flagged;
+      if (d > 1e-12 + 1e-5 * fabs(b.val[e][i])) assert_int_equal(b.failed[e][i], 1);
     }
   assert_true(n_large > 0); /* the coarse rule does show quadrature errors */
+  assert_int_equal(n_flagged, nf);
+  sb.limit = 100;
+  assert_int_equal(ekoc_quad_run_batch(&b.job, &sb, &nf_refined), EKOC_OK);
+  assert_true(nf_refined < nf);
+  for (e = 0; e < b.job.n_elements; ++e)
+    for (i = 0; i < NX * NX; ++i) {
+      double d = fabs(b.val[e][i] - t.val[e][i]);
+      if (!b.failed[e][i]) assert_true(d <= 1e-12 + 1e-5 * fabs(t.val[e][i]));
+    }
+  if (verbose()) printf("17-node rule: %zu flagged without refinement, %zu with\n", nf, nf_refined);
   job_free(&b);
   job_free(&t);
 }

@@ -21,6 +21,7 @@
 #include "ekoc.h"
 #include "ad/nspace.h"
 #include "ekore.h"
+#include "quad/batch_host.h"
 #include "quad/batch_kernels.h"
 #include "quad/batch_math.h"
 #include "quad/batch_plan.h"
@@ -300,9 +301,11 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
   free(table);
 }
 
-/* The kernel bodies in the device's order give the CPU driver's bits, for
- * evolution and backward-exact matching jobs, grids ending at and below 1,
- * row chunks of 1, 5 and all. */
+/* The kernel bodies in the device's order give the CPU's base-rule bits
+ * (ekoc_batch_host_base), and with the host's error control
+ * (ekoc_batch_host_finish, as gpu_loader.c runs it) the CPU batch driver's
+ * values, errors and flags, for evolution and backward-exact matching jobs,
+ * grids ending at and below 1, row chunks of 1, 5 and all. */
 static void test_kernels_equal_cpu_batch(void **state) {
   int matching, to_one;
   size_t chunks[3] = {1, 5, NX}, c;
@@ -316,15 +319,26 @@ static void test_kernels_equal_cpu_batch(void **state) {
         size_t nf = 0;
         int e;
         memset(&s, 0, sizeof s);
+        s.epsabs = 1e-12;
+        s.epsrel = 1e-5;
+        s.limit = 100;
         s.cut = 0.05;
         s.batch_panels = 2;
         s.batch_points = 9;
         s.n_threads = 2;
         job_make(&a, matching, to_one);
         job_make(&b, matching, to_one);
-        assert_int_equal(ekoc_quad_run_batch(&a.job, &s, &nf), EKOC_OK);
+        size_t nf_gpu = 0;
         assert_int_equal(ekoc_batch_rule_alloc(s.batch_panels, s.batch_points, s.cut, &rule), EKOC_OK);
+        assert_int_equal(ekoc_batch_host_base(&a.job, &s, rule), EKOC_OK);
         emulate_gpu(&b.job, rule, chunks[c]);
+        for (e = 0; e < a.job.n_elements; ++e) {
+          assert_memory_equal(a.val[e], b.val[e], NX * NX * sizeof(double));
+          assert_memory_equal(a.err[e], b.err[e], NX * NX * sizeof(double));
+        }
+        assert_int_equal(ekoc_quad_run_batch(&a.job, &s, &nf), EKOC_OK);
+        assert_int_equal(ekoc_batch_host_finish(&b.job, &s, rule, NULL, &nf_gpu), EKOC_OK);
+        assert_int_equal(nf, nf_gpu);
         for (e = 0; e < a.job.n_elements; ++e) {
           assert_memory_equal(a.val[e], b.val[e], NX * NX * sizeof(double));
           assert_memory_equal(a.err[e], b.err[e], NX * NX * sizeof(double));

@@ -14,7 +14,10 @@
  *
  * Work split: the host fetches every tower (anomalous dimensions / OMEs at
  * all (row, node) points) from ekore, threads over rows; the device does
- * E(N), the basis transforms and the reductions (cuda_api.h).
+ * E(N), the basis transforms and the reductions of the base rule
+ * (cuda_api.h); the host then runs the batch engine's error control on
+ * them (quad/batch_host.h: probe nodes, estimate, refinement of the rows that
+ * miss the tolerance, flags), the same code as the CPU batch driver.
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -26,6 +29,7 @@
 
 #include "ad/nspace.h"
 #include "gpu/cuda_api.h"
+#include "quad/batch_host.h"
 #include "quad/batch_math.h"
 #include "quad/batch_plan.h"
 #include "quad/batch_rule.h"
@@ -227,22 +231,23 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
     api->ctx_free(ctx);
     if (rc != EKOC_OK) rc = ekoc_error(rc, "backend gpu: %s", msg);
   }
-  /* outputs: every entry finite, and flagged where the estimate |K - G|
-   * misses the tolerance, as the CPU batch driver does (the integral is the
-   * stored value less the constant put back on the diagonal) */
+  /* the engine's error control on the host (quad/batch_host.h): probes,
+   * estimate, refinement of the rows that need it and flags, the CPU batch
+   * driver's code, so flags and refined values are the CPU's */
+  if (rc == EKOC_OK) {
+    const ekoc_complex *tw[2] = {towers[0], towers[1]};
+    t0 = ekoc_profile_now_ns(s->profile);
+    rc = ekoc_batch_host_finish(job, s, rule, tw, &failed_total);
+    ekoc_profile_store(s->profile, "gpu error control (host)", t0, ekoc_profile_now_ns(s->profile));
+  }
   for (e = 0; rc == EKOC_OK && e < job->n_elements; ++e) {
     const ekoc_quad_element *el = &job->elements[e];
-    for (i = 0; i < nx * nx; ++i) {
-      double integral = el->value[i] - (i / nx == i % nx ? el->subtract : 0.0);
-      int missed = el->error[i] > fmax(s->epsabs, s->epsrel * fabs(integral));
-      if (el->failed) el->failed[i] = (uint8_t)missed;
-      failed_total += (size_t)missed;
+    for (i = 0; i < nx * nx; ++i)
       if (!isfinite(el->value[i]) || !isfinite(el->error[i])) {
         rc = ekoc_error(EKOC_ERR_NUMERICAL, "gpu: non-finite entry at ln x=%g basis %zu element %d",
                         job->interp->logx[i / nx], i % nx, (int)el->element);
         break;
       }
-    }
   }
   for (i = 0; rc == EKOC_OK && i < nx; ++i) rc = ekoc_quad_progress_row(s->progress);
   for (f = 0; f < 2; ++f) {

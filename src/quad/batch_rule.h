@@ -7,12 +7,15 @@
  * Kronrod extension of the Legendre Jacobi matrix; nodes and weights by
  * Golub-Welsch, G. H. Golub, J. H. Welsch, Math. Comp. 23 (1969) 221). The
  * Kronrod weights give the value; the embedded n-point Gauss rule, on every
- * other node, gives the error estimate |K - G| at no extra evaluation.
+ * other node, gives |K - G| at no extra evaluation, the main part of the
+ * engine's error estimate (quad/batch_refine.h). The same pair on [-1, 1]
+ * (ekoc_batch_kronrod) integrates the panels the refinement adds.
  *
  * Node count choice (perf/STATS.md, tests/test_batch.c): 1 panel, n = 36
  * (73 nodes) agrees with the adaptive driver on every element of the 14
  * LHA parts within eko's tolerance and is converged far below it, except
- * where both are limited by eko's rounding noise.
+ * where both are limited by eko's rounding noise; rows where |K - G| cannot
+ * show that (small-x singlet and matching rows) are refined.
  *
  * The Talbot pieces that do not depend on the inversion point x (theta,
  * theta cot theta, cot theta - theta / sin^2 theta) are tabulated once per

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ad/nspace.h"
+#include "quad/batch_eval.h"
 #include "quad/batch_rule.h"
 #include "quad/nspace_cache.h"
 #include "status.h"
@@ -13,11 +14,29 @@
  * 1..3 and nf 3..6 are 24; the rest for OMEs. Beyond that, no caching. */
 #define EKOC_NSPACE_CACHE_SLOTS 48
 
+/* The keys of the refined panels of one path offset, [row k][slot q]. */
+typedef struct panel_index {
+  int32_t nodes;          /* per panel */
+  int32_t *count;         /* [k]: slots in use */
+  double *lo, *hi;        /* [k][q] */
+  ekoc_complex **basis;   /* [k][q]: [nodes + probes][nx], or NULL */
+  unsigned char *ready;   /* [k][q] */
+} panel_index;
+
+struct ekoc_nspace_panels {
+  ekoc_nspace_cache *cache;
+  panel_index *index;         /* of the family's offset */
+  ekoc_complex **tower;       /* [k][q]: [nodes][len], or NULL */
+  unsigned char *tower_ready; /* [k][q] */
+  int32_t len;
+};
+
 typedef struct tower_slot {
   int32_t kind, family, order, nf;
   double ome_log; /* matching only (0 for evolution) */
   ekoc_complex *v;
   unsigned char *ready;
+  ekoc_nspace_panels panels; /* its refined panels (panels.tower NULL until asked for) */
 } tower_slot;
 
 struct ekoc_nspace_cache {
@@ -35,6 +54,8 @@ struct ekoc_nspace_cache {
   int32_t basis_tried[2];       /* allocation attempted for this key */
   tower_slot slot[EKOC_NSPACE_CACHE_SLOTS];
   int32_t n_slots;
+  panel_index pidx[2];        /* by offset; count NULL until asked for */
+  atomic_size_t loop_bytes;   /* panel arrays allocated inside the drivers' loops */
 };
 
 int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out) {
@@ -49,9 +70,30 @@ int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out) {
   return EKOC_OK;
 }
 
+static void free_pointers(void **v, size_t n) {
+  size_t i;
+  if (!v) return;
+  for (i = 0; i < n; ++i) free(v[i]);
+  free(v);
+}
+
 /* Frees the values and the key: the cache is empty and unbound. */
 static void drop_all(ekoc_nspace_cache *c) {
+  size_t n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS;
   int32_t i;
+  for (i = 0; i < 2; ++i) {
+    panel_index *x = &c->pidx[i];
+    free_pointers((void **)x->basis, x->count ? n_keys : 0);
+    free(x->count);
+    free(x->lo);
+    free(x->ready);
+    memset(x, 0, sizeof *x);
+  }
+  for (i = 0; i < c->n_slots; ++i) {
+    free_pointers((void **)c->slot[i].panels.tower, c->slot[i].panels.tower ? n_keys : 0);
+    free(c->slot[i].panels.tower_ready);
+  }
+  atomic_store(&c->loop_bytes, 0);
   ekoc_batch_rule_free(c->rule);
   c->rule = NULL;
   for (i = 0; i < 2; ++i) {
@@ -79,7 +121,9 @@ void ekoc_nspace_cache_free(ekoc_nspace_cache *c) {
   free(c);
 }
 
-size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *c) { return c ? c->used_bytes : 0; }
+size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *c) {
+  return c ? c->used_bytes + atomic_load(&((ekoc_nspace_cache *)c)->loop_bytes) : 0;
+}
 
 static int same_key(const ekoc_nspace_cache *c, const double *logx, size_t nx, int32_t degree, int32_t panels,
                     int32_t points, double cut) {
@@ -145,7 +189,7 @@ ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, un
   if (!c || !c->logx) return NULL;
   if (!c->basis_tried[o]) {
     c->basis_tried[o] = 1;
-    c->basis[o] = alloc_rows(c, (size_t)c->n_nodes * c->nx, &c->basis_ready[o]);
+    c->basis[o] = alloc_rows(c, ((size_t)c->n_nodes + EKOC_BATCH_PROBES(c->n_nodes)) * c->nx, &c->basis_ready[o]);
   }
   *ready = c->basis_ready[o];
   return c->basis[o];
@@ -178,4 +222,111 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
   c->n_slots++;
   *ready = s->ready;
   return s->v;
+}
+
+/* ---- refined panels -------------------------------------------------------------------- */
+
+/* The bookkeeping of row keys of offset o (outside the loop), or 0. */
+static int panel_index_make(ekoc_nspace_cache *c, int o, int32_t nodes) {
+  panel_index *x = &c->pidx[o];
+  size_t n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS,
+         bytes = c->nx * sizeof(int32_t) + n_keys * (2 * sizeof(double) + sizeof(void *) + 1);
+  if (x->count) return x->nodes == nodes;
+  if (bytes > c->max_bytes - c->used_bytes) return 0;
+  x->count = calloc(c->nx, sizeof(int32_t));
+  x->lo = malloc(2 * n_keys * sizeof(double));
+  x->basis = calloc(n_keys, sizeof(ekoc_complex *));
+  x->ready = calloc(n_keys, 1);
+  if (!x->count || !x->lo || !x->basis || !x->ready) {
+    free(x->count);
+    free(x->lo);
+    free(x->basis);
+    free(x->ready);
+    memset(x, 0, sizeof *x);
+    return 0;
+  }
+  x->hi = x->lo + n_keys;
+  x->nodes = nodes;
+  c->used_bytes += bytes;
+  return 1;
+}
+
+ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_like, const ekoc_nspace_cfg *cfg,
+                                             int32_t nodes) {
+  unsigned char *ready;
+  ekoc_complex *v = ekoc_nspace_cache_towers(c, cfg, &ready); /* finds (or makes) the family's slot */
+  size_t n_keys;
+  tower_slot *s = NULL;
+  int32_t i;
+  if (!v || nodes < 1 || !panel_index_make(c, singlet_like ? 1 : 0, nodes)) return NULL;
+  for (i = 0; i < c->n_slots; ++i)
+    if (c->slot[i].v == v) s = &c->slot[i];
+  if (!s) return NULL;
+  n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS;
+  if (!s->panels.tower) {
+    size_t bytes = n_keys * (sizeof(void *) + 1);
+    if (bytes > c->max_bytes - c->used_bytes) return NULL;
+    s->panels.tower = calloc(n_keys, sizeof(ekoc_complex *));
+    s->panels.tower_ready = calloc(n_keys, 1);
+    if (!s->panels.tower || !s->panels.tower_ready) {
+      free(s->panels.tower);
+      free(s->panels.tower_ready);
+      s->panels.tower = NULL;
+      s->panels.tower_ready = NULL;
+      return NULL;
+    }
+    c->used_bytes += bytes;
+  }
+  s->panels.cache = c;
+  s->panels.index = &c->pidx[singlet_like ? 1 : 0];
+  s->panels.len = ekoc_nspace_tower_len(cfg);
+  return &s->panels;
+}
+
+/* bytes from the budget for an array made inside the loop (atomic), or 0 */
+static int reserve(ekoc_nspace_cache *c, size_t bytes) {
+  size_t cur = atomic_load(&c->loop_bytes);
+  do {
+    if (cur > c->max_bytes - c->used_bytes || bytes > c->max_bytes - c->used_bytes - cur) return 0;
+  } while (!atomic_compare_exchange_weak(&c->loop_bytes, &cur, cur + bytes));
+  return 1;
+}
+
+static ekoc_complex *loop_alloc(ekoc_nspace_cache *c, size_t count) {
+  ekoc_complex *v;
+  if (!reserve(c, count * sizeof(ekoc_complex))) return NULL;
+  v = malloc(count * sizeof(ekoc_complex));
+  if (!v) atomic_fetch_sub(&c->loop_bytes, count * sizeof(ekoc_complex));
+  return v;
+}
+
+void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi, ekoc_batch_row_cache *out) {
+  panel_index *x;
+  size_t at;
+  int32_t q, n;
+  memset(out, 0, sizeof *out);
+  if (!p || !p->index || k >= p->cache->nx) return;
+  x = p->index;
+  at = k * EKOC_NSPACE_CACHE_PANELS;
+  n = x->count[k];
+  for (q = 0; q < n; ++q)
+    if (x->lo[at + q] == lo && x->hi[at + q] == hi) break;
+  if (q == n) {
+    if (n == EKOC_NSPACE_CACHE_PANELS) return;
+    x->lo[at + q] = lo;
+    x->hi[at + q] = hi;
+    x->count[k] = n + 1;
+  }
+  at += (size_t)q;
+  if (!x->basis[at])
+    x->basis[at] = loop_alloc(p->cache, ((size_t)x->nodes + EKOC_BATCH_PROBES(x->nodes)) * p->cache->nx);
+  if (!p->tower[at]) p->tower[at] = loop_alloc(p->cache, (size_t)x->nodes * (size_t)(p->len ? p->len : 1));
+  if (x->basis[at]) {
+    out->basis = x->basis[at];
+    out->basis_ready = &x->ready[at];
+  }
+  if (p->tower[at]) {
+    out->tower = p->tower[at];
+    out->tower_ready = &p->tower_ready[at];
+  }
 }

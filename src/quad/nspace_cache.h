@@ -10,11 +10,16 @@
  *    N_m and on (kind, family, order, nf, and ln(mu_h^2/m_h^2) for OMEs):
  *    not on a_s, the scales, the method or the scale variation, which enter
  *    later (ad/nspace.h).
+ * The same holds on the panels the engine's refinement adds to a row
+ * (quad/batch_refine.h): a series of parts on one grid refines mostly the
+ * same rows on the same panels, so they are kept too (ekoc_nspace_panel_get).
  * A cache is bound to one such key (ekoc_nspace_cache_bind): another grid or
- * rule empties it. Its arrays are allocated on the calling thread before the
- * driver's parallel loop; inside it, row k is written by the one thread that
- * owns that row, and its ready flag is set only after the row is complete,
- * so a failed or cancelled row is recomputed next time.
+ * rule empties it. Its base-rule arrays are allocated on the calling thread
+ * before the driver's parallel loop, the refined panels' arrays inside it by
+ * the thread that owns the row (one allocation per panel, within the byte
+ * budget, counted atomically); row k is written by the one thread that owns
+ * that row, and its ready flag is set only after the row is complete, so a
+ * failed or cancelled row is recomputed next time.
  */
 #ifndef EKOC_QUAD_NSPACE_CACHE_H
 #define EKOC_QUAD_NSPACE_CACHE_H
@@ -41,9 +46,10 @@ struct ekoc_batch_rule;
 const struct ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c);
 
 /* The basis transforms of the path with this offset, [row k][node m][basis j]
- * complex, and their ready flags [row k]; NULL (and *ready NULL) when they do
- * not fit the cache's byte budget. Allocates on first use: call outside the
- * parallel loop. */
+ * complex (m < n_nodes of the rule, then its EKOC_BATCH_PROBES(n_nodes) probe
+ * noise samples, quad/batch_eval.h), and their ready flags [row k]; NULL
+ * (and *ready NULL) when they do not fit the cache's byte budget. Allocates
+ * on first use: call outside the parallel loop. */
 ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready);
 
 /* The towers of family cfg, [row k][node m][ekoc_nspace_tower_len(cfg)]
@@ -51,5 +57,25 @@ ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, un
  * budget or the slots are used up. Allocates on first use: call outside the parallel
  * loop. */
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready);
+
+/* The refined panels of the batch engine (quad/batch_refine.h) kept for one
+ * family: the basis transforms (and probe noise samples) of its path offset
+ * and the towers of its configuration on each panel [lo, hi] of each row,
+ * with `nodes` nodes per panel. A row holds up to EKOC_NSPACE_CACHE_PANELS
+ * panels; their arrays are allocated when first used, inside the parallel
+ * loop, by the thread that owns the row, while the byte budget allows. */
+#define EKOC_NSPACE_CACHE_PANELS 16
+typedef struct ekoc_nspace_panels ekoc_nspace_panels;
+
+/* The panel store of family cfg on the path with this offset, or NULL (no
+ * budget or slots left). Call outside the parallel loop. */
+ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_like, const ekoc_nspace_cfg *cfg,
+                                             int32_t nodes);
+
+struct ekoc_batch_row_cache;
+/* The cached arrays of panel [lo, hi] of row k (quad/batch_eval.h), or all
+ * NULL when the row has no slot left or the budget is spent. Only the thread
+ * that owns row k may call it while the driver's loop runs. */
+void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi, struct ekoc_batch_row_cache *out);
 
 #endif

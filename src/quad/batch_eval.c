@@ -1,0 +1,241 @@
+/* batch_eval.c: one row of one family on a set of path nodes, all basis
+ * functions and elements at once (quad/batch_eval.h).
+ *
+ * Why P_j per node and not the cheaper contraction of the basis
+ * coefficients after the node sums (sum_m first, then the coefficients): the
+ * monomial form of eko's basis cancels by up to ~1e11 at small x, and
+ * summing over the nodes before that cancellation multiplied the rounding
+ * noise by ~20 (measured: 4e-5 instead of 2e-6 relative on the LHA
+ * non-singlet at x = 1e-7), above eko's tolerance.
+ */
+#include "quad/batch_eval.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quad/batch_math.h"
+#include "quad/interp.h"
+#include "status.h"
+
+/* acc[e nx + j] += Im(P_j W_e) for j = j0..nx-1, e = 0..n_el-1: one node's
+ * contribution to a row of every element (P from ekoc_batch_basis_all, W from
+ * ekoc_batch_weight), in the same operations and order as the CUDA reduction
+ * (ekoc_batch_thread_reduce, quad/batch_kernels.h); at nodes of the embedded
+ * Gauss rule (wg not NULL) also accg with the Gauss-weighted W, in the same
+ * pass over P. Element-major, so that the loop over j is contiguous and
+ * vectorises; compiled twice, baseline and AVX2 (the same multiplications and
+ * additions per entry, no FMA: the same bits). */
+static inline __attribute__((always_inline)) void accumulate_body(const ekoc_complex *restrict p, size_t j0,
+                                                                  size_t nx, const ekoc_complex *wk,
+                                                                  const ekoc_complex *wg, int32_t n_el,
+                                                                  double *restrict acc, double *restrict accg) {
+  int32_t e;
+  size_t j;
+  for (e = 0; e < n_el; ++e) {
+    const double kr = wk[e].re, ki = wk[e].im;
+    double *restrict a = acc + (size_t)e * nx;
+    if (wg) {
+      const double gr = wg[e].re, gi = wg[e].im;
+      double *restrict g = accg + (size_t)e * nx;
+      for (j = j0; j < nx; ++j) {
+        a[j] += p[j].re * ki + p[j].im * kr;
+        g[j] += p[j].re * gi + p[j].im * gr;
+      }
+    } else {
+      for (j = j0; j < nx; ++j) a[j] += p[j].re * ki + p[j].im * kr;
+    }
+  }
+}
+static void accumulate_base(const ekoc_complex *p, size_t j0, size_t nx, const ekoc_complex *wk,
+                            const ekoc_complex *wg, int32_t n_el, double *acc, double *accg) {
+  accumulate_body(p, j0, nx, wk, wg, n_el, acc, accg);
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EKOC_BATCH_AVX2 1
+__attribute__((target("avx2"))) static void accumulate_avx2(const ekoc_complex *p, size_t j0, size_t nx,
+                                                            const ekoc_complex *wk, const ekoc_complex *wg,
+                                                            int32_t n_el, double *acc, double *accg) {
+  accumulate_body(p, j0, nx, wk, wg, n_el, acc, accg);
+}
+#endif
+static ekoc_batch_accumulate_fn accumulate_for_cpu(void) {
+#ifdef EKOC_BATCH_AVX2
+  if (__builtin_cpu_supports("avx2")) return accumulate_avx2;
+#endif
+  return accumulate_base;
+}
+
+/* The noise sample of a probe node: delta_j = P_j - e^{N shift} P_j(N; logx
+ * + shift) for j >= j0, P'_j computed into delta first (quad/batch_eval.h). */
+static void probe_delta(const ekoc_batch_row *row, ekoc_complex n, const ekoc_complex *restrict p,
+                        ekoc_complex *restrict delta) {
+  const ekoc_interp *in = row->interp;
+  ekoc_complex shift = c_exp(c_scale(n, row->shift));
+  size_t j;
+  ekoc_batch_basis_all(in->logx, row->table, in->n, in->degree, n, row->logx + row->shift, delta);
+  for (j = row->jmin; j < in->n; ++j) delta[j] = c_sub(p[j], c_mul(delta[j], shift));
+}
+
+/* At a probe node: ra += |Im(P_j W)| and nz += |Im(delta_j W)|. */
+static void accumulate_probe(const ekoc_complex *restrict p, const ekoc_complex *restrict p2, size_t j0, size_t nx,
+                             const ekoc_complex *wk, int32_t n_el, double *restrict ra, double *restrict nz) {
+  int32_t e;
+  size_t j;
+  for (e = 0; e < n_el; ++e) {
+    const double kr = wk[e].re, ki = wk[e].im;
+    double *restrict r = ra + (size_t)e * nx, *restrict z = nz + (size_t)e * nx;
+    for (j = j0; j < nx; ++j) {
+      r[j] += fabs(p[j].re * ki + p[j].im * kr);
+      z[j] += fabs(p2[j].re * ki + p2[j].im * kr);
+    }
+  }
+}
+
+void ekoc_batch_eval_scratch_free(ekoc_batch_eval_scratch *sc) {
+  if (!sc) return;
+  free(sc->n_re);
+  free(sc->dn);
+  free(sc->tscratch);
+  free(sc->tower);
+  free(sc->wk);
+  free(sc->p);
+  memset(sc, 0, sizeof *sc);
+}
+
+int ekoc_batch_eval_scratch_alloc(ekoc_batch_eval_scratch *sc, size_t max_nodes, size_t nx) {
+  memset(sc, 0, sizeof *sc);
+  sc->n_re = malloc(2 * max_nodes * sizeof(double));
+  sc->dn = malloc(max_nodes * sizeof(ekoc_complex));
+  sc->tscratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(max_nodes) * sizeof(double));
+  sc->tower = malloc(max_nodes * EKOC_NSPACE_MAX_TOWER * sizeof(ekoc_complex));
+  sc->wk = malloc(2 * max_nodes * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
+  sc->p = malloc(2 * nx * sizeof(ekoc_complex));
+  if (!sc->n_re || !sc->dn || !sc->tscratch || !sc->tower || !sc->wk || !sc->p) {
+    ekoc_batch_eval_scratch_free(sc);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the row scratch (%zu nodes, nx=%zu)", max_nodes,
+                      nx);
+  }
+  sc->max_nodes = max_nodes;
+  sc->nx = nx;
+  sc->n_im = sc->n_re + max_nodes;
+  sc->wgs = sc->wk + max_nodes * EKOC_NSPACE_MAX_ELEMENTS;
+  sc->p2 = sc->p + nx;
+  sc->accumulate = accumulate_for_cpu();
+  return EKOC_OK;
+}
+
+int ekoc_batch_row_init(ekoc_batch_row *row, const ekoc_interp *interp, const double *table,
+                        const ekoc_batch_family *fp, size_t k) {
+  row->interp = interp;
+  row->table = table;
+  row->fp = fp;
+  row->k = k;
+  row->panels = NULL;
+  row->logx = interp->logx[k];
+  if (row->logx == 0.0) return 0;
+  row->jmin = ekoc_batch_first_basis(interp->logx, interp->n, interp->degree, row->logx);
+  if (row->jmin >= interp->n) return 0;
+  row->shift = 0.25 * (interp->logx[k + 1] - row->logx); /* k + 1 exists: some area lies above x_k */
+  return 1;
+}
+
+static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATCH_PROBE_STRIDE / 2; }
+
+int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, const ekoc_batch_row_cache *cache,
+                    const ekoc_complex *towers, int probes_only, ekoc_batch_eval_scratch *sc,
+                    const ekoc_batch_sums *out) {
+  const ekoc_interp *in = row->interp;
+  const ekoc_batch_family *fp = row->fp;
+  size_t nx = in->n, jmin = row->jmin;
+  int32_t m, e, c, q, ne = fp->n_el, deg = in->degree, n = nodes->n, count;
+  double logx = row->logx, w_all = 0.0, w_probe = 0.0, scale;
+  const ekoc_complex *tower = sc->tower;
+  const ekoc_complex *basis = !probes_only && cache && cache->basis ? cache->basis : NULL;
+  int basis_fill = basis && !*cache->basis_ready;
+  int rc;
+  /* path points of the nodes this call evaluates (all, or the probes), packed */
+  for (m = 0, count = 0; m < n; ++m) {
+    ekoc_complex pt;
+    if (probes_only && !is_probe(m)) continue;
+    ekoc_batch_path(nodes->theta[m], nodes->tc[m], nodes->dj[m], logx, fp->singlet_like, &pt, &sc->dn[count]);
+    sc->n_re[count] = pt.re;
+    sc->n_im[count] = pt.im;
+    ++count;
+  }
+  if (towers) {
+    tower = towers; /* [m][len] of all nodes */
+  } else if (!probes_only && cache && cache->tower) {
+    tower = cache->tower;
+    if (!*cache->tower_ready) {
+      rc = ekoc_nspace_towers(fp->cfg, (size_t)n, sc->n_re, sc->n_im, sc->tscratch, (ekoc_complex *)tower);
+      if (rc != EKOC_OK) return rc;
+      *cache->tower_ready = 1;
+    }
+  } else {
+    rc = ekoc_nspace_towers(fp->cfg, (size_t)count, sc->n_re, sc->n_im, sc->tscratch, sc->tower);
+    if (rc != EKOC_OK) return rc;
+  }
+  for (m = 0, c = 0; m < n; ++m) {
+    ekoc_complex vals[EKOC_NSPACE_MAX_ELEMENTS];
+    const ekoc_complex *tw;
+    w_all += nodes->w[m];
+    if (probes_only && !is_probe(m)) continue;
+    tw = tower + (size_t)(towers || !probes_only ? m : c) * (size_t)fp->len;
+    if (!ekoc_nspace_from_tower(fp->cfg, tw, vals))
+      return ekoc_error(EKOC_ERR_NUMERICAL, "matching matrix at N=(%g,%g) is singular (backward exact inversion)",
+                        sc->n_re[c], sc->n_im[c]);
+    for (e = 0; e < ne; ++e) {
+      sc->wk[c * ne + e] = ekoc_batch_weight(vals[fp->element[e]], fp->subtract[e], sc->dn[c], nodes->w[m]);
+      sc->wgs[c * ne + e] = ekoc_batch_weight(vals[fp->element[e]], fp->subtract[e], sc->dn[c], nodes->wg[m]);
+    }
+    ++c;
+  }
+  for (e = 0; e < ne; ++e) {
+    size_t o = (size_t)e * nx + jmin, len = (nx - jmin) * sizeof(double);
+    if (!probes_only) {
+      memset(out->k + o, 0, len);
+      memset(out->g + o, 0, len);
+    }
+    memset(out->ra + o, 0, len);
+    memset(out->nz + o, 0, len);
+  }
+  for (m = 0, c = 0, q = 0; m < n; ++m) {
+    const ekoc_complex *p = sc->p, *delta = sc->p2;
+    ekoc_complex pt = c_make(sc->n_re[c], sc->n_im[c]);
+    int probe = is_probe(m);
+    if (probes_only && !probe) continue;
+    if (basis) {
+      p = basis + (size_t)m * nx;
+      delta = basis + ((size_t)n + q) * nx;
+      if (basis_fill) {
+        ekoc_batch_basis_all(in->logx, row->table, nx, deg, pt, logx, (ekoc_complex *)p);
+        if (probe) probe_delta(row, pt, p, (ekoc_complex *)delta);
+      }
+    } else {
+      ekoc_batch_basis_all(in->logx, row->table, nx, deg, pt, logx, sc->p);
+      if (probe) probe_delta(row, pt, sc->p, sc->p2);
+    }
+    if (!probes_only)
+      sc->accumulate(p, jmin, nx, sc->wk + c * ne, nodes->wg[m] != 0.0 ? sc->wgs + c * ne : NULL, ne, out->k,
+                     out->g);
+    if (probe) {
+      accumulate_probe(p, delta, jmin, nx, sc->wk + c * ne, ne, out->ra, out->nz);
+      w_probe += nodes->w[m];
+      ++q;
+    }
+    ++c;
+  }
+  if (basis_fill) *cache->basis_ready = 1;
+  /* the probe integrals, rescaled from the probes' weights to all nodes' */
+  scale = w_probe > 0.0 ? w_all / w_probe : 0.0;
+  for (e = 0; e < ne; ++e) {
+    double *r = out->ra + (size_t)e * nx, *z = out->nz + (size_t)e * nx;
+    size_t j;
+    for (j = jmin; j < nx; ++j) {
+      r[j] *= scale;
+      z[j] *= scale;
+    }
+  }
+  return EKOC_OK;
+}

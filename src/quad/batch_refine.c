@@ -1,0 +1,319 @@
+/* batch_refine.c: error estimate, adaptive refinement and outputs of one row
+ * of the batch engine (quad/batch_refine.h). */
+#include "quad/batch_refine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/ad_math.h" /* EKOC_PI */
+#include "quad/batch_math.h"
+#include "quad/batch_plan.h"
+#include "quad/batch_rule.h"
+#include "quad/driver.h"
+#include "quad/interp.h"
+#include "quad/nspace_cache.h"
+#include "quad/talbot.h"
+#include "status.h"
+
+static int32_t refine_points(const ekoc_quad_settings *s) {
+  int32_t n = s->batch_points > EKOC_BATCH_REFINE_MIN_POINTS ? s->batch_points : EKOC_BATCH_REFINE_MIN_POINTS;
+  return n > EKOC_BATCH_MAX_POINTS ? EKOC_BATCH_MAX_POINTS : n;
+}
+
+static size_t engine_rule_len(const ekoc_quad_settings *s) { return 3 * (2 * (size_t)refine_points(s) + 1); }
+
+static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, double *rule_buf) {
+  int32_t n = refine_points(s), nk = 2 * n + 1;
+  size_t limit = s->limit;
+  int rc;
+  memset(e, 0, sizeof *e);
+  rc = ekoc_batch_kronrod(n, rule_buf, rule_buf + nk, rule_buf + 2 * nk);
+  if (rc != EKOC_OK) return rc;
+  e->epsabs = s->epsabs;
+  e->epsrel = s->epsrel;
+  e->max_panels = limit < 1 ? 1 : limit > EKOC_BATCH_MAX_PANELS ? EKOC_BATCH_MAX_PANELS : (int32_t)limit;
+  e->ref_nodes = nk;
+  e->ref_x = rule_buf;
+  e->ref_wk = rule_buf + nk;
+  e->ref_wg = rule_buf + 2 * nk;
+  e->u_lo = EKOC_TALBOT_T_MIN;
+  e->u_hi = 1.0 - s->cut;
+  e->progress = s->progress;
+  return EKOC_OK;
+}
+
+void ekoc_batch_refine_scratch_free(ekoc_batch_refine_scratch *sc) {
+  if (!sc) return;
+  free(sc->lo);
+  free(sc->k);
+  free(sc->qt);
+  free(sc->state);
+  free(sc->node_buf);
+  memset(sc, 0, sizeof *sc);
+}
+
+int ekoc_batch_refine_scratch_alloc(ekoc_batch_refine_scratch *sc, const ekoc_batch_engine *e, size_t nx) {
+  size_t len = (size_t)EKOC_NSPACE_MAX_ELEMENTS * nx, np = (size_t)e->max_panels;
+  memset(sc, 0, sizeof *sc);
+  sc->lo = malloc(2 * np * sizeof(double));
+  sc->k = malloc(3 * np * len * sizeof(double));
+  sc->qt = malloc(8 * len * sizeof(double)); /* qt, ft, vt, tol and the four sums of one panel */
+  sc->state = malloc(len);
+  sc->node_buf = malloc(5 * (size_t)e->ref_nodes * sizeof(double));
+  if (!sc->lo || !sc->k || !sc->qt || !sc->state || !sc->node_buf) {
+    ekoc_batch_refine_scratch_free(sc);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the refinement scratch (%zu panels, nx=%zu)", np,
+                      nx);
+  }
+  sc->len = len;
+  sc->max_panels = e->max_panels;
+  sc->ref_nodes = e->ref_nodes;
+  sc->hi = sc->lo + np;
+  sc->q = sc->k + np * len;
+  sc->f = sc->q + np * len;
+  sc->ft = sc->qt + len;
+  sc->vt = sc->ft + len;
+  sc->tol = sc->vt + len;
+  sc->half.k = sc->tol + len;
+  sc->half.g = sc->half.k + len;
+  sc->half.ra = sc->half.g + len;
+  sc->half.nz = sc->half.ra + len;
+  sc->last_poll = ekoc_quad_clock_s();
+  return EKOC_OK;
+}
+
+void ekoc_batch_thread_free(ekoc_batch_thread *t) {
+  ekoc_batch_eval_scratch_free(&t->eval);
+  ekoc_batch_refine_scratch_free(&t->refine);
+  free(t->sums.k);
+  memset(&t->sums, 0, sizeof t->sums);
+}
+
+int ekoc_batch_thread_alloc(ekoc_batch_thread *t, const ekoc_batch_engine *eng, size_t base_nodes, size_t nx) {
+  size_t asize = nx * EKOC_NSPACE_MAX_ELEMENTS;
+  size_t max_nodes = base_nodes > (size_t)eng->ref_nodes ? base_nodes : (size_t)eng->ref_nodes;
+  int rc;
+  memset(t, 0, sizeof *t);
+  rc = ekoc_batch_eval_scratch_alloc(&t->eval, max_nodes, nx);
+  if (rc == EKOC_OK) rc = ekoc_batch_refine_scratch_alloc(&t->refine, eng, nx);
+  if (rc == EKOC_OK) {
+    t->sums.k = malloc(4 * asize * sizeof(double));
+    if (!t->sums.k) rc = ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the row sums (nx=%zu)", nx);
+  }
+  if (rc != EKOC_OK) {
+    ekoc_batch_thread_free(t);
+    return rc;
+  }
+  t->sums.g = t->sums.k + asize;
+  t->sums.ra = t->sums.g + asize;
+  t->sums.nz = t->sums.ra + asize;
+  return EKOC_OK;
+}
+
+int ekoc_batch_job_setup(const ekoc_quad_job *job, const ekoc_quad_settings *s, ekoc_batch_family plans[2],
+                         ekoc_batch_engine *eng, double **buf) {
+  size_t nx = job->interp->n, tlen = EKOC_BATCH_TABLE_LEN(nx, job->interp->degree);
+  int rc = ekoc_batch_plan(job, plans);
+  *buf = NULL;
+  if (rc != EKOC_OK) return rc;
+  *buf = malloc((tlen + engine_rule_len(s)) * sizeof(double));
+  if (!*buf) return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the coefficient table (nx=%zu)", nx);
+  rc = engine_init(eng, s, *buf + tlen);
+  if (rc != EKOC_OK) {
+    free(*buf);
+    *buf = NULL;
+    return rc;
+  }
+  ekoc_batch_area_table(job->interp->area_offset, job->interp->area, nx, job->interp->degree, *buf);
+  return EKOC_OK;
+}
+
+/* Entry (e, j) of the row: the constant put back on the diagonal. */
+static double diagonal_constant(const ekoc_batch_row *row, int32_t e, size_t j) {
+  return j == row->k ? row->fp->subtract[e] : 0.0;
+}
+
+/* The state of an entry from its totals: it passes, or could pass, or
+ * cannot: |K - G| does not fall below the rounding noise, so Q + F stays
+ * above ~2 F whatever the panels (quad/batch_refine.h). */
+static uint8_t entry_state(double q, double f, double tol) {
+  if (q + f <= tol) return 0;
+  return 2.0 * f > tol ? 2 : 1;
+}
+
+/* Evaluates panel slot `slot` = [lo, hi] with the refinement rule: its
+ * Kronrod sums, Q and F per entry. */
+static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
+                      ekoc_batch_refine_scratch *rs, int32_t slot, double lo, double hi) {
+  size_t nx = row->interp->n, len = rs->len, o = (size_t)slot * len, j;
+  int32_t q, e, nk = eng->ref_nodes;
+  double *theta = rs->node_buf, *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
+  double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+  ekoc_batch_nodes nodes;
+  ekoc_batch_row_cache cache;
+  int rc;
+  for (q = 0; q < nk; ++q) {
+    double u = mid + half * eng->ref_x[q];
+    theta[q] = EKOC_PI * (2.0 * u - 1.0);
+    tc[q] = ekoc_talbot_theta_cot_(theta[q]);
+    dj[q] = ekoc_talbot_djac_re_(theta[q]);
+    w[q] = half * eng->ref_wk[q];
+    wg[q] = half * eng->ref_wg[q];
+  }
+  nodes.n = nk;
+  nodes.theta = theta;
+  nodes.tc = tc;
+  nodes.dj = dj;
+  nodes.w = w;
+  nodes.wg = wg;
+  ekoc_nspace_panel_get(row->panels, row->k, lo, hi, &cache); /* all NULL without a cache */
+  rc = ekoc_batch_eval(row, &nodes, &cache, NULL, 0, es, &rs->half);
+  if (rc != EKOC_OK) return rc;
+  rs->lo[slot] = lo;
+  rs->hi[slot] = hi;
+  for (e = 0; e < row->fp->n_el; ++e)
+    for (j = row->jmin; j < nx; ++j) {
+      size_t i = (size_t)e * nx + j;
+      double k = rs->half.k[i];
+      rs->k[o + i] = k;
+      rs->q[o + i] = ekoc_batch_quad_error(fabs(k - rs->half.g[i]), rs->half.ra[i]);
+      rs->f[o + i] = ekoc_batch_round_error(rs->half.ra[i], rs->half.nz[i]);
+    }
+  return EKOC_OK;
+}
+
+/* The panel with the largest sum of Q / tolerance over the failing entries
+ * (the first one on ties), and that sum over all panels in *total. */
+static int32_t worst_panel(const ekoc_batch_row *row, const ekoc_batch_refine_scratch *rs, int32_t n_panels,
+                           double *total) {
+  size_t nx = row->interp->n, j;
+  int32_t p, e, best = 0;
+  double best_score = -1.0, sum = 0.0;
+  for (p = 0; p < n_panels; ++p) {
+    const double *q = rs->q + (size_t)p * rs->len;
+    double score = 0.0;
+    for (e = 0; e < row->fp->n_el; ++e)
+      for (j = row->jmin; j < nx; ++j) {
+        size_t i = (size_t)e * nx + j;
+        if (rs->state[i] == 1) score += q[i] / rs->tol[i];
+      }
+    sum += score;
+    if (score > best_score) {
+      best_score = score;
+      best = p;
+    }
+  }
+  *total = sum;
+  return best;
+}
+
+/* Splits until no entry fails that could pass, or the budget or progress
+ * runs out (quad/batch_refine.h); panel 0 holds the base rule on entry.
+ * Returns the number of panels, or a negative status. */
+static int refine(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
+                  ekoc_batch_refine_scratch *rs, int *status) {
+  size_t nx = row->interp->n, len = rs->len, j;
+  int32_t n_panels = 1, e, stall = 0;
+  double best = INFINITY;
+  *status = EKOC_OK;
+  while (n_panels < eng->max_panels) {
+    double total, lo, hi, mid;
+    int32_t p = worst_panel(row, rs, n_panels, &total), r = n_panels, any = 0;
+    size_t op = (size_t)p * len, or_ = (size_t)r * len;
+    if (total < 0.9 * best) {
+      best = total;
+      stall = 0;
+    } else if (++stall >= EKOC_BATCH_STALL_SPLITS) {
+      break;
+    }
+    *status = ekoc_quad_progress_poll(eng->progress, &rs->last_poll);
+    if (*status != EKOC_OK) return -1;
+    lo = rs->lo[p];
+    hi = rs->hi[p];
+    mid = 0.5 * (lo + hi);
+    /* the totals lose panel p, then gain its halves: left in slot p, right in slot r */
+    for (e = 0; e < row->fp->n_el; ++e)
+      for (j = row->jmin; j < nx; ++j) {
+        size_t i = (size_t)e * nx + j;
+        rs->qt[i] -= rs->q[op + i];
+        rs->ft[i] -= rs->f[op + i];
+        rs->vt[i] -= rs->k[op + i];
+      }
+    *status = eval_panel(eng, row, es, rs, p, lo, mid);
+    if (*status == EKOC_OK) *status = eval_panel(eng, row, es, rs, r, mid, hi);
+    if (*status != EKOC_OK) return -1;
+    ++n_panels;
+    for (e = 0; e < row->fp->n_el; ++e)
+      for (j = row->jmin; j < nx; ++j) {
+        size_t i = (size_t)e * nx + j;
+        rs->qt[i] = fmax(0.0, rs->qt[i] + rs->q[op + i] + rs->q[or_ + i]);
+        rs->ft[i] = fmax(0.0, rs->ft[i] + rs->f[op + i] + rs->f[or_ + i]);
+        rs->vt[i] += rs->k[op + i] + rs->k[or_ + i];
+        rs->tol[i] = fmax(eng->epsabs, eng->epsrel * fabs(rs->vt[i]));
+        rs->state[i] = entry_state(rs->qt[i], rs->ft[i], rs->tol[i]);
+        any |= rs->state[i] == 1;
+      }
+    if (!any) break;
+  }
+  return n_panels;
+}
+
+int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job, const ekoc_batch_row *row,
+                          const ekoc_batch_base *base, ekoc_batch_eval_scratch *es, ekoc_batch_refine_scratch *rs,
+                          size_t *n_failed) {
+  const ekoc_batch_family *fp = row->fp;
+  size_t nx = row->interp->n, k = row->k, j;
+  int32_t e, p, n_panels = 1;
+  int any = 0, status = EKOC_OK;
+  /* the base rule as panel 0 */
+  for (e = 0; e < fp->n_el; ++e)
+    for (j = row->jmin; j < nx; ++j) {
+      size_t i = (size_t)e * nx + j;
+      double v = base->stored[e][j] - diagonal_constant(row, e, j);
+      rs->k[i] = rs->vt[i] = v;
+      rs->q[i] = rs->qt[i] = ekoc_batch_quad_error(base->diff[e][j], base->ra[i]);
+      rs->f[i] = rs->ft[i] = ekoc_batch_round_error(base->ra[i], base->nz[i]);
+      rs->tol[i] = fmax(eng->epsabs, eng->epsrel * fabs(v));
+      rs->state[i] = entry_state(rs->qt[i], rs->ft[i], rs->tol[i]);
+      if (k == nx - 1 && j == nx - 1) rs->state[i] = 0; /* eko's corner keeps its initial value */
+      any |= rs->state[i] == 1;
+    }
+  rs->lo[0] = eng->u_lo;
+  rs->hi[0] = eng->u_hi;
+  if (any && eng->max_panels > 1) {
+    n_panels = refine(eng, row, es, rs, &status);
+    if (n_panels < 0) return status;
+  }
+  for (e = 0; e < fp->n_el; ++e) {
+    const ekoc_quad_element *el = &job->elements[fp->job_el[e]];
+    for (j = row->jmin; j < nx; ++j) {
+      size_t i = (size_t)e * nx + j;
+      double v, err;
+      if (k == nx - 1 && j == nx - 1) continue; /* eko's corner keeps its initial value */
+      if (n_panels == 1) {
+        v = base->stored[e][j];
+        err = rs->q[i] + rs->f[i];
+      } else { /* fresh sums over the panels, in slot order */
+        double sum = 0.0;
+        err = 0.0;
+        for (p = 0; p < n_panels; ++p) {
+          size_t o = (size_t)p * rs->len + i;
+          sum += rs->k[o];
+          err += rs->q[o] + rs->f[o];
+        }
+        rs->vt[i] = sum;
+        v = sum + diagonal_constant(row, e, j);
+      }
+      if (!isfinite(v) || !isfinite(err))
+        return ekoc_error(EKOC_ERR_NUMERICAL, "batch: non-finite entry at ln x=%g basis %zu element %d", row->logx, j,
+                          (int)el->element);
+      el->value[k * nx + j] = v;
+      el->error[k * nx + j] = err;
+      if (err > fmax(eng->epsabs, eng->epsrel * fabs(rs->vt[i]))) {
+        if (el->failed) el->failed[k * nx + j] = 1;
+        ++*n_failed;
+      }
+    }
+  }
+  return EKOC_OK;
+}

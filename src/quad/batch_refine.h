@@ -1,0 +1,131 @@
+/* batch_refine.h (private): the error control of the batch engine
+ * (batch_refine.c): the error estimate of every entry, the adaptive
+ * refinement of the rows that miss the tolerance, and the row's outputs.
+ * Shared by the CPU batch driver (quad/batch.c) and the GPU backend's host
+ * side (gpu/gpu_loader.c), so both give the same flags and refined values.
+ *
+ * Error estimate of an entry on a panel (a Gauss-Kronrod sum K, its embedded
+ * Gauss sum G, and the probe integrals ra and nz of quad/batch_eval.h):
+ *   E = max(|K - G|, ra min(1, (200 |K - G| / ra)^1.5))      quadrature part Q
+ *     + nz + 50 eps ra                                        rounding part F
+ * The rescaled term is QUADPACK's error rescaling (R. Piessens et al.,
+ * QUADPACK, Springer 1983; GSL's qk rules), with resabs for resasc: larger than |K - G| while the
+ * rule is far from converged (|K - G| > 1.25e-7 ra), where the Kronrod sum
+ * can be further off than its difference from the Gauss sum; below that
+ * |K - G| is kept as it is (QUADPACK would shrink it, but on these
+ * integrands an entry cancelling to 1e-3..1e-7 of ra has K off by ~|K - G|,
+ * measured). nz is the sampled rounding noise of the integrand and 50 eps ra
+ * QUADPACK's rounding floor: no refinement reduces F.
+ *
+ * Refinement of a row (one family, all its elements and basis functions at
+ * once): an entry fails when E > max(epsabs, epsrel |value|). If some
+ * failing entry could pass (2 F <= tolerance: |K - G| itself does not fall
+ * below the rounding noise), the row's integration range is
+ * split into panels, each integrated with the refinement rule (its own
+ * Gauss-Kronrod pair): repeatedly the panel with the largest sum over the
+ * failing entries of Q / tolerance is halved and both halves evaluated, until
+ * every entry passes or can no longer, or the budget of panels is spent, or
+ * EKOC_BATCH_STALL_SPLITS splits in a row do not lower that sum below 0.9 of
+ * its best (rounding or an unresolved feature: refining further would not
+ * help). Entries still missing their tolerance are flagged and counted.
+ * Rows that pass on the base rule keep its sums bit for bit.
+ */
+#ifndef EKOC_QUAD_BATCH_REFINE_H
+#define EKOC_QUAD_BATCH_REFINE_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quad/batch_eval.h"
+#include "quad/job.h"
+
+/* Most panels one row may be split into (the budget is min(limit, this)). */
+#define EKOC_BATCH_MAX_PANELS 64
+/* Splits in a row that do not lower the failing entries' error below 0.9 of
+ * its best before the refinement of a row stops. */
+#define EKOC_BATCH_STALL_SPLITS 4
+/* Fewest Gauss points of the refinement rule (its (2n+1)-point Kronrod
+ * extension integrates each refined panel). */
+#define EKOC_BATCH_REFINE_MIN_POINTS 15
+
+/* The quadrature part Q of the estimate from d = |K - G| and ra. */
+static inline double ekoc_batch_quad_error(double d, double ra) {
+  double e = d;
+  if (ra > 0.0 && d > 0.0) {
+    double r = 200.0 * d / ra;
+    double s = r < 1.0 ? ra * r * sqrt(r) : ra;
+    if (s > e) e = s;
+  }
+  return e;
+}
+
+/* The rounding part F of the estimate. */
+static inline double ekoc_batch_round_error(double ra, double nz) { return nz + 50.0 * 2.220446049250313e-16 * ra; }
+
+/* What the engine needs besides the row: tolerances, budget, the
+ * refinement rule on [-1, 1] and the integration range. */
+typedef struct ekoc_batch_engine {
+  double epsabs, epsrel;
+  int32_t max_panels;            /* 1: no refinement */
+  int32_t ref_nodes;             /* 2 n + 1 of the refinement rule */
+  const double *ref_x, *ref_wk, *ref_wg;
+  double u_lo, u_hi;             /* [0.5, 1 - cut] */
+  ekoc_quad_progress *progress;  /* polled between splits, may be NULL */
+} ekoc_batch_engine;
+
+/* Per-thread scratch of the refinement: the panels of one row and family. */
+typedef struct ekoc_batch_refine_scratch {
+  size_t len;          /* EKOC_NSPACE_MAX_ELEMENTS * nx */
+  int32_t max_panels, ref_nodes;
+  double *lo, *hi;     /* [panel] */
+  double *k, *q, *f;   /* [panel][len]: Kronrod sums, Q and F */
+  double *qt, *ft, *vt, *tol; /* [len]: totals over the panels, and the tolerance */
+  uint8_t *state;      /* [len]: 0 passes, 1 fails and could pass, 2 cannot pass */
+  ekoc_batch_sums half;/* [len]: the sums of one new panel */
+  double *node_buf;    /* 5 ref_nodes: theta, tc, dj, w, wg of one panel */
+  double last_poll;    /* progress poll mark */
+} ekoc_batch_refine_scratch;
+
+int ekoc_batch_refine_scratch_alloc(ekoc_batch_refine_scratch *sc, const ekoc_batch_engine *e, size_t nx);
+void ekoc_batch_refine_scratch_free(ekoc_batch_refine_scratch *sc);
+
+/* The base rule's results of a row and family, element by element (e is
+ * the index in the family plan, j >= row->jmin): the value as it is written
+ * out (the integral plus the subtracted constant on the diagonal), |K - G|,
+ * and the probe integrals ra, nz ([e][j], stride nx). */
+typedef struct ekoc_batch_base {
+  const double *stored[EKOC_NSPACE_MAX_ELEMENTS], *diff[EKOC_NSPACE_MAX_ELEMENTS];
+  const double *ra, *nz;
+} ekoc_batch_base;
+
+/* Row row->k of the family's elements in job: estimate, refinement when
+ * needed (ekoc_batch_eval on new panels, evaluation scratch es) and the
+ * outputs value / error / failed for j >= row->jmin (eko's corner kept);
+ * entries still missing the tolerance are added to *n_failed. Returns
+ * EKOC_OK, EKOC_ERR_NUMERICAL for a non-finite entry, the evaluation's
+ * error, or EKOC_ERR_CANCELLED from the progress callback. */
+int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job, const ekoc_batch_row *row,
+                          const ekoc_batch_base *base, ekoc_batch_eval_scratch *es, ekoc_batch_refine_scratch *rs,
+                          size_t *n_failed);
+
+/* Everything one thread of the engine needs, allocated once per job. */
+typedef struct ekoc_batch_thread {
+  ekoc_batch_eval_scratch eval;
+  ekoc_batch_refine_scratch refine;
+  ekoc_batch_sums sums; /* [element][j]: one row's base-rule sums */
+  size_t n_failed;      /* entries of this thread that missed their tolerance */
+} ekoc_batch_thread;
+
+/* For base rules of up to base_nodes nodes; all or nothing (EKOC_ERR_NO_MEMORY). */
+int ekoc_batch_thread_alloc(ekoc_batch_thread *t, const ekoc_batch_engine *eng, size_t base_nodes, size_t nx);
+void ekoc_batch_thread_free(ekoc_batch_thread *t);
+
+/* A job's plans, coefficient table (ekoc_batch_area_table, at *buf) and
+ * engine, whose refinement rule, n = max(batch_points,
+ * EKOC_BATCH_REFINE_MIN_POINTS) Gauss points, also lives in *buf (free it);
+ * EKOC_OK or the error of the plan, the rule or the allocation. */
+int ekoc_batch_job_setup(const ekoc_quad_job *job, const ekoc_quad_settings *s, ekoc_batch_family plans[2],
+                         ekoc_batch_engine *eng, double **buf);
+
+#endif
