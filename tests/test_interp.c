@@ -700,12 +700,17 @@ static void test_mellin_vs_quadrature(void **state) {
   if (verbose()) print_message("vs quadrature: worst deviation / closed-form rounding bound %.3g\n", worst);
 }
 
-/* ekoc_basis_mellin_all == ekoc_basis_mellin for every j (bitwise on this
- * compiler), and ekoc_basis_is_active == (P_j != 0 structurally), at Talbot
- * points for every target node, between nodes, below the grid and at x = 1. */
+/* ekoc_interp_mellin_all (the stable local form) equals
+ * ekoc_interp_basis_mellin bitwise for every j, and the monomial form of the
+ * records (ekoc_basis_mellin) to the latter's rounding (it misses by up to
+ * ~2e-5 of the row's largest |P_j| at degree 5 here, more at t = 0.95: the
+ * bound 1e-3 only catches a wrong area or sign; tests/test_interp_reference.c
+ * holds the high-precision comparison); ekoc_basis_is_active == (P_j != 0
+ * structurally), at Talbot points for every target node, between nodes,
+ * below the grid and at x = 1. */
 static void test_mellin_all(void **state) {
   int d;
-  size_t not_bitwise = 0;
+  double worst = 0.0;
   (void)state;
   for (d = 1; d <= 5; ++d) {
     ekoc_interp *ip = make_lambert_basis(60, 1e-7, d);
@@ -720,19 +725,24 @@ static void test_mellin_all(void **state) {
       for (it = 0; it < 4; ++it) {
         static const double ts[4] = {0.5, 0.55, 0.7, 0.95};
         ekoc_complex n, dn;
+        double scale = 0.0;
         ekoc_talbot_point(ts[it], logx, (int)(it % 2), &n, &dn);
         ekoc_interp_mellin_all(ip, n, logx, all);
+        for (j = 0; j < 60; ++j) scale = fmax(scale, c_abs(all[j]));
         for (j = 0; j < 60; ++j) {
           size_t na;
           const double *areas = ekoc_interp_areas(ip, j, &na);
-          ekoc_complex one = ekoc_basis_mellin(areas, na, d, n, logx);
+          ekoc_complex one = ekoc_interp_basis_mellin(ip, j, n, logx);
+          ekoc_complex mono = ekoc_basis_mellin(areas, na, d, n, logx);
           int active = ekoc_basis_is_active(areas, na, d, logx);
-          if (!(all[j].re == one.re && all[j].im == one.im)) {
-            ++not_bitwise;
-            assert_close(all[j].re, one.re, 1e-14, 1e-300);
-            assert_close(all[j].im, one.im, 1e-14, 1e-300);
+          assert_true(all[j].re == one.re && all[j].im == one.im);
+          if (it < 3 && scale > 0.0 && hypot(all[j].re - mono.re, all[j].im - mono.im) / scale > worst)
+            worst = hypot(all[j].re - mono.re, all[j].im - mono.im) / scale;
+          if (it < 3) { /* at t = 0.95 the monomial form loses more than half its digits */
+            assert_close(mono.re, all[j].re, 0.0, 1e-3 * scale);
+            assert_close(mono.im, all[j].im, 0.0, 1e-3 * scale);
           }
-          if (!active) assert_true(one.re == 0.0 && one.im == 0.0);
+          if (!active) assert_true(one.re == 0.0 && one.im == 0.0 && mono.re == 0.0 && mono.im == 0.0);
           else assert_true(one.re != 0.0 || one.im != 0.0);
           /* active iff the last area ends above logx */
           assert_int_equal(active, ip->logx[ekoc_interp_first_area(j, d) + na] > logx + 1e-14);
@@ -741,7 +751,7 @@ static void test_mellin_all(void **state) {
     }
     ekoc_interp_free(ip);
   }
-  if (verbose()) print_message("mellin_all: %zu values not bitwise equal to ekoc_basis_mellin\n", not_bitwise);
+  if (verbose()) print_message("mellin_all: monomial form within %.3g of the stable one (row scale)\n", worst);
 }
 
 /* ---- inversion with E(N) = 1 ------------------------------------------------------------ */

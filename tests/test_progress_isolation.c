@@ -221,7 +221,12 @@ static void test_cancel_inside_a_row(void **state) {
   assert_int_equal(ekoc_compute(&th, &rq, NULL, &op), EKOC_ERR_CANCELLED);
   assert_true(op == sentinel);
   assert_int_equal(seen[0], 1);
-  assert_int_equal(seen[1], 0); /* polled before the first row was done */
+  /* polled early: with the stable basis transforms (docs/physics.md §4.3)
+   * QAGS converges at once and a row of this grid takes ~0.03 s (it took ~4 s
+   * when the transforms' rounding noise drove every integral to its
+   * subdivision limit), less than the 0.2 s polling interval, so the first
+   * poll may come after the first few rows */
+  assert_true(seen[1] < NX_BIG / 10);
 }
 
 int main(void) {

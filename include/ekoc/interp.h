@@ -1,10 +1,11 @@
 /* ekoc/interp.h: the x-space interpolation basis of ekoc (public part).
  *
- * eko's logarithmic Lagrange interpolation (docs/physics.md §4; eko
- * module eko.interpolation): on a grid x_0 < ... < x_{n-1} <= 1 every basis
- * function p_j is, on each area (ln x_i, ln x_{i+1}], a polynomial of degree
- * `degree` in ln x through the points of that area's block, with
- * p_j(x_k) = delta_jk. Included by ekoc.h; plain C, usable from C++.
+ * eko's Lagrange interpolation (docs/physics.md §4; eko module
+ * eko.interpolation): on a grid x_0 < ... < x_{n-1} <= 1 every basis
+ * function p_j is, on each area (x_i, x_{i+1}], a polynomial of degree
+ * `degree` in ln x (logarithmic basis, eko's default) or in x (linear basis,
+ * eko's interpolation_is_log: False) through the points of that area's block,
+ * with p_j(x_k) = delta_jk. Included by ekoc.h; plain C, usable from C++.
  */
 #ifndef EKOC_INTERP_H
 #define EKOC_INTERP_H
@@ -40,6 +41,18 @@ int ekoc_grid_lambert(size_t n, double xmin, double *x_out);
  * ascending), EKOC_ERR_INVALID_DEGREE, EKOC_ERR_NO_MEMORY; *out untouched. */
 int ekoc_interp_alloc(const double *x, size_t n, int32_t degree, ekoc_interp **out);
 
+/* As ekoc_interp_alloc with the kind of polynomial chosen: is_log = 1
+ * polynomials in ln x (the same basis as ekoc_interp_alloc), is_log = 0
+ * polynomials in x on the same areas and blocks (eko's
+ * interpolation_is_log: False; its Mellin transforms keep every area's lower
+ * bound, as eko's evaluate_Nx). Errors as ekoc_interp_alloc, plus
+ * EKOC_ERR_INVALID_ARGUMENT (is_log neither 0 nor 1). */
+int ekoc_interp_alloc_ex(const double *x, size_t n, int32_t degree, int32_t is_log, ekoc_interp **out);
+
+/* 1 for a basis in ln x, 0 for one in x; -EKOC_ERR_NULL_POINTER (negative,
+ * with the message set) for NULL. */
+int ekoc_interp_is_log(const ekoc_interp *interp);
+
 /* Releases a basis; NULL is fine. */
 void ekoc_interp_free(ekoc_interp *interp);
 
@@ -47,8 +60,9 @@ void ekoc_interp_free(ekoc_interp *interp);
 size_t ekoc_interp_size(const ekoc_interp *interp);
 
 /* Values p_j(x) of all n basis functions at x in (0,1] (eko's evaluate_x:
- * the area with ln x_i < ln x <= ln x_{i+1}, the lowest area of a basis
- * function also accepting its lower end; 0 below x_0), written to
+ * the area with x_i < x <= x_{i+1}, the lowest area of a basis function also
+ * accepting its lower end, compared in ln x for a logarithmic basis; 0 below
+ * x_0; evaluated in the local form of docs/physics.md §4.3), written to
  * weights_out[0..n-1]. Errors: EKOC_ERR_NULL_POINTER, EKOC_ERR_INVALID_ARGUMENT
  * (x NaN or outside (0,1]), EKOC_ERR_BUFFER_TOO_SMALL (n_out < n);
  * weights_out untouched on failure. */

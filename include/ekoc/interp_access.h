@@ -19,8 +19,12 @@ struct ekoc_interp;
  * *n_areas consecutive records of (degree + 3) doubles each, (ln x_min,
  * ln x_max, c_0..c_degree), ascending in x, owned by the basis (valid while
  * it lives; never free it); *degree_out (may be NULL) receives the degree.
+ * The kernel transforms records in this monomial form, which loses digits at
+ * high degree on fine grids (docs/physics.md §4.3); with
+ * ekoc_kernel_args.interp set it uses the stable local form instead.
  * Errors (outputs untouched): EKOC_ERR_NULL_POINTER (interp, areas,
- * n_areas), EKOC_ERR_INVALID_ARGUMENT (j >= number of basis functions). */
+ * n_areas), EKOC_ERR_INVALID_ARGUMENT (j >= number of basis functions, or a
+ * basis linear in x, ekoc_interp_alloc_ex: it has no records in ln x). */
 int ekoc_interp_basis_areas(const struct ekoc_interp *interp, size_t j, const double **areas, size_t *n_areas,
                             int32_t *degree_out);
 

@@ -9,7 +9,8 @@
  * rule (quad/batch_rule.h):
  *   O_kj = sum_m Im[P_j(N_m; logx) W_m] + s_e delta_kj,
  *   W_m  = (w_m/pi) (K_e(N_m) - s_e) N'(u_m),
- * P_j the closed-form basis transform of docs/physics.md §4.3 (quad/interp.h),
+ * P_j the stable basis transform of docs/physics.md §4.3 (quad/interp.h,
+ * quad/area_moments.h),
  * K_e the family's element from its tower (ad/nspace.h) and s_e the constant
  * taken out of the element (ekoc_quad_element.subtract).
  */
@@ -62,8 +63,10 @@ EKOC_HD size_t ekoc_batch_first_basis(const double *logx_grid, size_t n, int32_t
    : (i) == 10 ? 1.0 / 10.0 : (i) == 11 ? 1.0 / 11.0 : (i) == 12 ? 1.0 / 12.0 : (i) == 13 ? 1.0 / 13.0       \
    : (i) == 14 ? 1.0 / 14.0 : 1.0 / 15.0)
 
-/* ekoc_interp_node_terms_ with the reciprocals 1/i from EKOC_BATCH_INV_INT
- * instead of divisions; bitwise equal to it. */
+/* ekoc_interp_node_terms_ (the monomial form) with the reciprocals 1/i from
+ * EKOC_BATCH_INV_INT instead of divisions; bitwise equal to it. The batch
+ * transform no longer uses it; tests/gpu/gpu_check.c builds its (now
+ * conservative) rounding scale from it. */
 EKOC_HD void ekoc_batch_node_terms(ekoc_complex n, const ekoc_complex *f, double l, double logx, int32_t degree,
                                    ekoc_complex *t) {
   ekoc_complex e = c_exp(c_scale(n, l - logx));
@@ -78,23 +81,30 @@ EKOC_HD void ekoc_batch_node_terms(ekoc_complex n, const ekoc_complex *f, double
   }
 }
 
-/* Doubles of the area-major coefficient table of a basis (ekoc_batch_area_table). */
-#define EKOC_BATCH_TABLE_LEN(n, degree) (((size_t)(n) - 1) * ((size_t)(degree) + 1) * ((size_t)(degree) + 1))
+/* Doubles of the area-major table of a basis (ekoc_batch_area_table). */
+#define EKOC_BATCH_TABLE_LEN(n, degree)                                                          \
+  (EKOC_BASIS_HEADER_LEN + EKOC_AREA_GEOM * ((size_t)(n) - 1) +                                  \
+   ((size_t)(n) - 1) * ((size_t)(degree) + 1) * ((size_t)(degree) + 1))
 
-/* The basis coefficients rearranged area by area, so that the transform
- * reads them contiguously: table[(a (degree+1) + jj) (degree+1) + i] =
- * c_{j,a,i} for area a = 0..n-2 and its basis functions j = kmin(a) + jj
- * (eko's block rule, ekoc_interp_block_kmin). Arguments are the fields of
- * struct ekoc_interp; table holds EKOC_BATCH_TABLE_LEN(n, degree) doubles. */
+/* The stable local form of a basis (quad/interp.h) rearranged area by area,
+ * so that the transform reads it contiguously: the header
+ * (EKOC_BASIS_HEADER_LEN: is_log, backward start limits), the geometry
+ * (EKOC_AREA_GEOM per area), then table[coef + (a (degree+1) + jj) (degree+1)
+ * + r] = q_{j,a,r} for area a = 0..n-2 and its basis functions
+ * j = kmin(a) + jj (eko's block rule, ekoc_interp_block_kmin). Arguments are
+ * fields of struct ekoc_interp (the local block follows the records in
+ * `area`); table holds EKOC_BATCH_TABLE_LEN(n, degree) doubles. */
 EKOC_HD void ekoc_batch_area_table(const size_t *area_offset, const double *area, size_t n, int32_t degree,
                                    double *table) {
-  size_t stride = EKOC_AREA_STRIDE(degree), d1 = (size_t)degree + 1, a, jj, i;
+  const double *local = ekoc_basis_local(area_offset, area, n, degree), *coefs = ekoc_local_coefs(local, n);
+  size_t d1 = (size_t)degree + 1, head = EKOC_BASIS_HEADER_LEN + EKOC_AREA_GEOM * (n - 1), a, jj, i;
+  for (i = 0; i < head; ++i) table[i] = local[i];
   for (a = 0; a + 1 < n; ++a) {
     size_t kmin = ekoc_interp_block_kmin(a, n, degree);
     for (jj = 0; jj < d1; ++jj) {
       size_t j = kmin + jj;
-      const double *coef = area + (area_offset[j] + (a - ekoc_interp_first_area(j, degree))) * stride + 2;
-      for (i = 0; i < d1; ++i) table[(a * d1 + jj) * d1 + i] = coef[i];
+      const double *q = coefs + (area_offset[j] + (a - ekoc_interp_first_area(j, degree))) * d1;
+      for (i = 0; i < d1; ++i) table[head + (a * d1 + jj) * d1 + i] = q[i];
     }
   }
 }
@@ -103,38 +113,31 @@ EKOC_HD void ekoc_batch_area_table(const size_t *area_offset, const double *area
  * cubic/quartic bases, so the compiler unrolls the short loops. */
 EKOC_HD void ekoc_batch_basis_all_(const double *logx_grid, const double *table, size_t n, const int32_t degree,
                                    ekoc_complex big_n, double logx, ekoc_complex *out) {
-  ekoc_complex f[EKOC_INTERP_MAX_DEGREE + 1], t_lo[EKOC_INTERP_MAX_DEGREE + 1], t_hi[EKOC_INTERP_MAX_DEGREE + 1],
-      d[EKOC_INTERP_MAX_DEGREE + 1];
+  const double *geom = table + EKOC_BASIS_HEADER_LEN, *coef = geom + EKOC_AREA_GEOM * (n - 1);
+  ekoc_moment_ctx ctx;
+  ekoc_complex mom[EKOC_INTERP_MAX_DEGREE + 1], e_lo = c_real(0.0), e_hi;
   size_t d1 = (size_t)degree + 1, a, j, a0 = 0;
-  int32_t i;
   int have_lo = 0;
   for (j = 0; j < n; ++j) out[j] = c_real(0.0);
-  for (i = 0; i <= degree; ++i) t_lo[i] = c_real(0.0); /* set before use; keeps compilers quiet */
   while (a0 + 1 < n && ekoc_interp_skip_(logx, logx_grid[a0 + 1])) ++a0;
   if (a0 + 1 >= n) return;
-  ekoc_interp_inv_powers_(big_n, degree, f);
+  ekoc_moment_ctx_init(&ctx, table, degree, big_n);
   for (a = a0; a + 1 < n; ++a) {
-    int lower = !ekoc_interp_drop_(logx, logx_grid[a]);
+    int lower = ekoc_interp_lower_(logx, logx_grid[a]);
     size_t kmin = ekoc_interp_block_kmin(a, n, degree);
-    const double *coef = table + a * d1 * d1;
-    if (lower && !have_lo) ekoc_batch_node_terms(big_n, f, logx_grid[a], logx, degree, t_lo);
-    ekoc_batch_node_terms(big_n, f, logx_grid[a + 1], logx, degree, t_hi);
-    for (i = 0; i <= degree; ++i) d[i] = lower ? c_sub(t_hi[i], t_lo[i]) : t_hi[i];
-    for (j = 0; j < d1; ++j, coef += d1) {
-      ekoc_complex acc = c_real(0.0);
-      for (i = 0; i <= degree; ++i) acc = c_add(acc, c_scale(d[i], coef[i]));
-      out[kmin + j] = c_add(out[kmin + j], acc);
-    }
-    for (i = 0; i <= degree; ++i) t_lo[i] = t_hi[i];
+    const double *q = coef + a * d1 * d1;
+    if (lower && !have_lo) e_lo = ekoc_node_exp(big_n, logx_grid[a], logx);
+    e_hi = ekoc_node_exp(big_n, logx_grid[a + 1], logx);
+    ekoc_area_moments(&ctx, degree, geom + EKOC_AREA_GEOM * a, e_lo, e_hi, lower, mom);
+    for (j = 0; j < d1; ++j, q += d1) out[kmin + j] = c_add(out[kmin + j], ekoc_area_combine(q, mom, degree));
+    e_lo = e_hi;
     have_lo = 1;
   }
 }
 
 /* All P_j(N; logx) into out[0..n-1], bitwise equal to ekoc_basis_mellin_all
  * (quad/interp.h) and cheaper: the coefficients come from the area-major
- * table (ekoc_batch_area_table), the differences T_i(l_{a+1}) - T_i(l_a) of an
- * area are formed once for its degree+1 basis functions, 1/i is a constant,
- * and degrees 3 and 4 get unrolled code. */
+ * table (ekoc_batch_area_table) and degrees 3 and 4 get unrolled code. */
 EKOC_HD void ekoc_batch_basis_all(const double *logx_grid, const double *table, size_t n, int32_t degree,
                                   ekoc_complex big_n, double logx, ekoc_complex *out) {
   if (degree == 4)

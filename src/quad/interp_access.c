@@ -12,7 +12,7 @@
 #include "quad/interp.h"
 #include "status.h"
 
-/* Records of basis j, straight from the basis (no copy). */
+/* Records of basis j, straight from the basis (no copy); a log basis only. */
 int ekoc_interp_basis_areas(const ekoc_interp *interp, size_t j, const double **areas, size_t *n_areas,
                             int32_t *degree_out) {
   size_t n;
@@ -21,6 +21,10 @@ int ekoc_interp_basis_areas(const ekoc_interp *interp, size_t j, const double **
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_interp_basis_areas: interp, areas and n_areas must not be NULL");
   if (j >= interp->n)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_interp_basis_areas: j=%zu outside 0..%zu", j, interp->n - 1);
+  if (!interp->is_log) /* the records' meaning (monomials in ln x) has no linear counterpart */
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "ekoc_interp_basis_areas: the basis is linear in x, its functions have no ln-x monomial records; "
+                      "give ekoc_kernel_args.interp instead");
   rec = ekoc_interp_areas(interp, j, &n);
   *areas = rec;
   *n_areas = n;

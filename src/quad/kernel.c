@@ -115,12 +115,13 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
   return e;
 }
 
-/* P_j at the slot's node. The transforms of all basis functions at once cost
- * one exponential per grid node (ekoc_interp_mellin_all), those of one
- * 2 (degree+1): a node that many basis functions share (the first rule of
- * every QAGS integral of a row) gets all of them, a node only a few ask for
- * (the subdivisions of one integral) only theirs, so an integrand evaluation
- * costs O(degree) and not O(nx). Bitwise the same either way. */
+/* P_j at the slot's node, in the stable local form. The transforms of all
+ * basis functions at once cost one exponential per grid node
+ * (ekoc_interp_mellin_all), those of one at most degree+3
+ * (ekoc_interp_basis_mellin): a node that many basis functions share (the
+ * first rule of every QAGS integral of a row) gets all of them, a node only a
+ * few ask for (the subdivisions of one integral) only theirs, so an integrand
+ * evaluation costs O(degree) and not O(nx). Bitwise the same either way. */
 static ekoc_complex cached_basis(const ekoc_kernel_args *args, ekoc_quad_workspace *ws, ekoc_nspace_cache_entry *e,
                                  ekoc_complex *basis) {
   const struct ekoc_interp *in = args->interp;
@@ -129,9 +130,7 @@ static ekoc_complex cached_basis(const ekoc_kernel_args *args, ekoc_quad_workspa
   uint8_t bit = (uint8_t)(1u << (j % 8));
   if (e->has_basis || (known[j / 8] & bit)) return basis[j];
   if (e->n_single < 2 * (in->degree + 1)) {
-    size_t n_areas;
-    const double *areas = ekoc_interp_areas(in, j, &n_areas);
-    basis[j] = ekoc_basis_mellin(areas, n_areas, in->degree, e->n, args->logx);
+    basis[j] = ekoc_interp_basis_mellin(in, j, e->n, args->logx);
     known[j / 8] |= bit;
     e->n_single++;
     return basis[j];
@@ -195,17 +194,14 @@ double ekoc_quad_kernel(double u, void *vargs) {
     value = e->values[args->element];
     dn = e->dn;
   } else {
-    /* without a reserved cache, one basis function: the records given, or
-     * those of basis_index in interp (which takes precedence) */
-    const double *areas = args->areas;
-    size_t n_areas = args->n_areas;
-    int32_t degree = args->degree;
-    if (in) {
-      areas = ekoc_interp_areas(in, (size_t)args->basis_index, &n_areas);
-      degree = in->degree;
-    }
+    /* without a reserved cache, one basis function: basis_index of interp
+     * (which takes precedence) in the stable local form, or the records
+     * given, in their monomial form (docs/physics.md §4.3) */
     ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
-    pj = ekoc_basis_mellin(areas, n_areas, degree, n, args->logx);
+    if (in)
+      pj = ekoc_interp_basis_mellin(in, (size_t)args->basis_index, n, args->logx);
+    else
+      pj = ekoc_basis_mellin(args->areas, args->n_areas, args->degree, n, args->logx);
     if (pj.re == 0.0 && pj.im == 0.0) return 0.0;
     if (ws) {
       ekoc_nspace_cache_entry *e = cached_family(args, ws, u);
