@@ -6,6 +6,7 @@ libekoc, from Python.
     op = sol[(mu2, nf)].operator                        # (14, nx, 14, nx), eko's flavour basis
     pdf_mu = sol[(mu2, nf)].apply(pdf_mu0)              # (14, nx) -> (14, nx)
     sol, table = ekoc.profile(theory_card, operator_card)
+    ekoc.solve_to_eko(theory_card, operator_card, "eko.tar")  # streamed: a few targets in memory
 
 See ffi/README.md for the library lookup (EKOC_LIB), the eko accelerator
 (``python -m ekoc.accel script.py``), the scipy LowLevelCallable
@@ -17,10 +18,12 @@ from ._core import ProfileTable, Stage, lambert_grid
 from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeError, EkocMemoryError,
                       EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
                       EkocUnsupportedFieldError, EkocValueError)
+from ._ekofile import solve_to_eko
 from ._lib import library_path
 from ._nspace import evolution_kernel, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
 from ._solve import PIDS, Cancel, Job, NSpaceCache, Solution, TargetOperator, profile, progress_bar, solve, submit
+from ._stream import solve_stream
 
 __version__ = "0.1.0"
 
@@ -29,6 +32,7 @@ __all__ = [
     "EkocMissingFieldError", "EkocNoDevice", "EkocNotImplementedError", "EkocNumericalError",
     "EkocUnsupportedFieldError", "EkocValueError", "IntegrationWarning", "Job", "NSpaceCache", "ProfileTable",
     "QuadKernel", "Solution", "Stage", "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet",
-    "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve", "submit",
+    "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
+    "solve_stream", "solve_to_eko", "submit",
     "supported",
 ]

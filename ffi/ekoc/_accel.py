@@ -8,9 +8,10 @@ eko.runner.managed is first imported (or at once if eko is already loaded),
 by one that
 
 - asks ekoc whether it supports the two cards (ekoc._cards.supported); if so
-  computes them with ekoc.solve and writes a real EKO file at `path` with
-  eko's own writer (eko.io.struct.EKO: metadata, cards, recipes, operators),
-  readable by eko.EKO.read like eko's;
+  computes them with ekoc and writes a real EKO file at `path` with eko's
+  own writer (eko.io.struct.EKO: metadata, cards, recipes, operators),
+  readable by eko.EKO.read like eko's, streamed (ekoc.solve_to_eko: each
+  target written as it is composed, so memory stays bounded);
 - otherwise (or if ekoc fails, libekoc cannot be loaded included) calls
   eko's original function;
 
@@ -65,18 +66,19 @@ def _make_solve(original):
             log.info("eko computes this EKO: %s", why)
             return original(theory, operator, path)
         from . import _errors
-        from ._solve import solve as ekoc_solve
+        from ._ekofile import solve_to_eko
 
         t0 = time.perf_counter()
         try:
-            sol = ekoc_solve(theory, operator, backend=backend)
+            # streamed: each target written as it is composed, a few in memory;
+            # a failure leaves nothing at `path`, so eko can still write it
+            solve_to_eko(theory, operator, pathlib.Path(path), backend=backend)
         except ImportError as exc:  # EKOC_LIB names no libekoc, no library built, ...
             log.info("eko computes this EKO: libekoc could not be loaded (%s)", exc)
             return original(theory, operator, path)
         except (_errors.EkocError, NotImplementedError) as exc:
             log.info("eko computes this EKO: ekoc could not (%s)", exc)
             return original(theory, operator, path)
-        write_eko(sol, theory, operator, pathlib.Path(path))
         log.info("ekoc computed this EKO (%s, backend %s) in %.3f s -> %s", why, backend,
                  time.perf_counter() - t0, path)
         return None

@@ -6,6 +6,9 @@ name, and renamed into place (os.replace) once complete, so a failed write
 eko builds the file in a temporary folder (``eko-*``, in tempfile's
 directory); that folder is removed whatever happens.
 
+solve_to_eko writes the same file without holding the operators: each
+target is written as the C library composes it (ekoc_compute_stream).
+
 The cards written are the solved ones (Solution.theory_card /
 operator_card) unless others are given; given cards must ask for the same
 operators as the solved ones (ekoc._cards.same_computation), else
@@ -61,41 +64,49 @@ def _eko_cards(theory, operator):
     return out
 
 
-def write_eko(solution, theory_card, operator_card, path) -> None:
-    """Writes `solution` as an EKO file at `path` (a new .tar): metadata, the
-    two cards, the recipes eko would list, and one operator (value, error)
-    per distinct target. eko's internal per-part cache (parts/) is not
-    written: ekoc composes in memory. theory_card / operator_card: None for
-    the solved cards, or cards asking for the same operators."""
+def _checked_target(path) -> pathlib.Path:
+    """`path` as a Path after eko's own checks on an output (as eko.solve
+    makes them): a .tar that does not exist yet, in an existing folder."""
     from eko.io import exceptions
-    from eko.io.items import Operator, Target
-    from eko.io.struct import EKO
-    from eko.runner import recipes
 
     if not isinstance(path, (str, os.PathLike)):
         raise EkocFieldTypeError("path", path, "must be a str or a path")
     path = pathlib.Path(path)
-    tc, oc = _eko_cards(*cards_for_file(solution, theory_card, operator_card))
-    # eko's own checks on the target, as eko.solve makes them
     if path.suffix != ".tar":
         raise exceptions.OutputNotTar(path)
     if path.exists():
         raise exceptions.OutputExistsError(path)
-    folder = path.parent
-    if not folder.is_dir():
-        raise FileNotFoundError(f"to_eko: the folder {str(folder)!r} of {str(path)!r} does not exist")
-    partial = folder / f".{path.stem}.ekoc-{os.getpid()}-{secrets.token_hex(6)}.tar"
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"to_eko: the folder {str(path.parent)!r} of {str(path)!r} does not exist")
+    return path
+
+
+def _write_atomic(tc, oc, path: pathlib.Path, fill) -> None:
+    """The EKO file at `path` (checked by _checked_target) with eko's
+    writer: metadata, the cards tc / oc (eko objects), the recipes eko would
+    list, then fill(put), where put(ep, value, error) writes the operator of
+    target ep to disk at once (eko's per-target operator and error files)
+    and keeps no copy. Built under a hidden name next to `path` and renamed
+    into place when complete; nothing is left behind on any failure (fill's
+    included): neither the partial file nor eko's eko-* folder."""
+    from eko.io.items import Operator, Target
+    from eko.io.struct import EKO
+    from eko.runner import recipes
+
+    partial = path.parent / f".{path.stem}.ekoc-{os.getpid()}-{secrets.token_hex(6)}.tar"
     builder = None
     try:
         builder = EKO.create(partial)
         with builder:
             out = builder.load_cards(tc, oc).build()
             recipes.create(out)
-            for ep in dict.fromkeys(oc.evolgrid):  # a repeated target is written once
-                op = solution[ep]
+
+            def put(ep, value, error):
                 target = Target.from_ep(ep)
-                out.operators[target] = Operator(op.operator.copy(), op.error.copy())
+                out.operators[target] = Operator(value, error)
                 del out.operators[target]  # written to disk; drop the memory copy as eko does
+
+            fill(put)
         # leaving the block closed the EKO: the tar is complete at `partial`
         if not partial.is_file():
             raise OSError(f"to_eko: eko wrote no file at {str(partial)!r}")
@@ -107,3 +118,56 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
             partial.unlink()
         except OSError:  # gone (renamed into place) or never made
             pass
+
+
+def write_eko(solution, theory_card, operator_card, path) -> None:
+    """Writes `solution` as an EKO file at `path` (a new .tar): metadata, the
+    two cards, the recipes eko would list, and one operator (value, error)
+    per distinct target. eko's internal per-part cache (parts/) is not
+    written: ekoc composes in memory. theory_card / operator_card: None for
+    the solved cards, or cards asking for the same operators."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise EkocFieldTypeError("path", path, "must be a str or a path")
+    tc, oc = _eko_cards(*cards_for_file(solution, theory_card, operator_card))
+    path = _checked_target(path)
+
+    def fill(put):
+        for ep in dict.fromkeys(oc.evolgrid):  # a repeated target is written once
+            op = solution[ep]
+            put(ep, op.operator.copy(), op.error.copy())
+
+    _write_atomic(tc, oc, path, fill)
+
+
+def solve_to_eko(theory_card, operator_card, path, backend: str = "adaptive", **solve_kwargs) -> dict:
+    """Computes eko's operators with libekoc and writes them as an EKO file
+    at `path` (a new .tar, readable by eko.EKO.read, the same file as
+    ``ekoc.solve(...).to_eko(path)``), streaming: each target's operator and
+    error are written as soon as the C library has composed it
+    (ekoc.solve_stream), so memory holds the parts of the path and a few
+    targets, not all of them (300 targets on a 50-point grid at NNLO: see
+    perf/STATS.md). The cards written are the ones given (eko objects as
+    they are, dicts as ekoc.solve reads them). Arguments and errors as
+    ekoc.solve's, plus eko's own for `path` (not a .tar, already there),
+    raised before any computation; nothing is left at `path` when the
+    computation or the write fails. Returns solve_stream's summary
+    {"failures", "timing", "profile"}."""
+    from ._stream import solve_stream
+
+    if not isinstance(path, (str, os.PathLike)):
+        raise EkocFieldTypeError("path", path, "must be a str or a path")
+    setup = _cards.translate(theory_card, operator_card)
+    th = setup.theory_card if isinstance(theory_card, Mapping) else theory_card
+    op = setup.operator_card if isinstance(operator_card, Mapping) else operator_card
+    tc, oc = _eko_cards(th, op)
+    path = _checked_target(path)
+    result = {}
+
+    def fill(put):
+        def on_target(target):
+            put(target.ep, target.operator, target.error)
+
+        result.update(solve_stream(theory_card, operator_card, on_target, backend, **solve_kwargs))
+
+    _write_atomic(tc, oc, path, fill)
+    return result

@@ -164,6 +164,9 @@ size_t ekoc_request_sizeof(void);
 
 typedef struct ekoc_operator ekoc_operator;
 int ekoc_compute(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile, ekoc_operator **out);
+typedef int (*ekoc_target_fn)(void *data, size_t index, const ekoc_operator *target);
+int ekoc_compute_stream(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile,
+                        ekoc_target_fn fn, void *data);
 void ekoc_operator_free(ekoc_operator *op);
 size_t ekoc_operator_n_targets(const ekoc_operator *op);
 size_t ekoc_operator_nx(const ekoc_operator *op);

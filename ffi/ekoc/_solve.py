@@ -446,6 +446,44 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
     """
     t_start = time.perf_counter()
     lib = load()
+    run = _prepare(theory_card, operator_card, backend, n_threads, progress, profile, nspace_cache, _state, options)
+    out = ffi.new("ekoc_operator **")
+    t0 = time.perf_counter()
+    status = lib.ekoc_compute(run.th, run.rq, run.prof.ptr if run.prof else ffi.NULL, out)
+    t1 = time.perf_counter()
+    run.check(status, "ekoc_compute")
+    handle = _Handle(out[0])
+    # compute_s: the C call (progress callbacks included); callback_s: Python inside them
+    timing = {"compute_s": t1 - t0, "callback_s": run.state.seconds}
+    sol = Solution(run.setup, handle, backend, run.prof.table() if run.prof else None, timing)
+    timing["python_s"] = time.perf_counter() - t_start
+    return sol
+
+
+class _Prepared:
+    """A request ready for the C library: the Setup, the two C structs (and
+    the arrays they point into), the progress state and the profile."""
+
+    def __init__(self, setup, th, rq, keep, state, prof):
+        self.setup, self.th, self.rq, self.keep, self.state, self.prof = setup, th, rq, keep, state, prof
+
+    def check(self, status: int, where: str, raised: BaseException | None = None) -> None:
+        """Raises for a failed compute: the exception of a callback that
+        cancelled it (`raised`, or the progress callable's), else the C error
+        naming the card field."""
+        if status == _errors.OK:
+            return
+        if status == _errors.ERR_CANCELLED and (raised is not None or self.state.exc is not None):
+            try:
+                check(status, where)
+            except _errors.EkocCancelled as cancelled:
+                raise (raised if raised is not None else self.state.exc) from cancelled
+        _raise_naming_the_card_field(status, self.setup, where)
+
+
+def _prepare(theory_card, operator_card, backend, n_threads, progress, profile, nspace_cache, _state,
+             options) -> _Prepared:
+    """solve's arguments checked and turned into the C request."""
     setup = _cards.translate(theory_card, operator_card, n_threads)
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
         raise _errors.EkocFieldTypeError("progress", progress, "must be None, True, False or a callable(done, total)")
@@ -463,35 +501,19 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
                                              f"must be an ekoc.NSpaceCache, not {type(nspace_cache).__name__}")
         rq.nspace_cache = nspace_cache._ptr
     prof = Profile(256) if profile else None  # the node timer only when asked for (no cost otherwise)
-    out = ffi.new("ekoc_operator **")
-    t0 = time.perf_counter()
-    status = lib.ekoc_compute(th, rq, prof.ptr if prof else ffi.NULL, out)
-    t1 = time.perf_counter()
-    if status != _errors.OK:
-        if status == _errors.ERR_CANCELLED and state.exc is not None:
-            try:
-                check(status, "ekoc_compute")
-            except _errors.EkocCancelled as cancelled:
-                raise state.exc from cancelled
-        _raise_naming_the_card_field(status, setup)
-    handle = _Handle(out[0])
-    # compute_s: the C call (progress callbacks included); callback_s: Python inside them
-    timing = {"compute_s": t1 - t0, "callback_s": state.seconds}
-    sol = Solution(setup, handle, backend, prof.table() if prof else None, timing)
-    timing["python_s"] = time.perf_counter() - t_start
-    return sol
+    return _Prepared(setup, th, rq, keep, state, prof)
 
 
-def _raise_naming_the_card_field(status: int, setup: _cards.Setup):
+def _raise_naming_the_card_field(status: int, setup: _cards.Setup, where: str = "ekoc_compute"):
     """Raises the C error of ekoc_compute, its `where` and `field` naming the
     card field (or solve argument) its message is about when it names one."""
     try:
-        check(status, "ekoc_compute")
+        check(status, where)
     except _errors.EkocError as exc:
         field = _cards.card_field_of(exc.message, _distinct_targets(setup)[1])
         if field is None:
             raise
-        named = type(exc)(exc.status, exc.status_name, exc.message, f"ekoc_compute (card field {field})")
+        named = type(exc)(exc.status, exc.status_name, exc.message, f"{where} (card field {field})")
         named.field = field
         raise named from None
 

@@ -160,6 +160,32 @@ typedef struct ekoc_operator ekoc_operator;
  * max(64, 8 x omp_get_num_procs()) (EKOC_ERR_INVALID_ARGUMENT above). */
 int ekoc_compute(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile, ekoc_operator **out);
 
+/* Streaming: the targets handed to the caller one at a time instead of held
+ * together. `fn(data, index, target)` is called from the calling thread for
+ * every request index as soon as its operator is composed, before the next
+ * distinct target is composed. `target` is a read-only view of that one
+ * operator, valid only during the call: it holds one target (read it at
+ * index 0 with ekoc_operator_target / _flavor / _evolution / _failed_flavor
+ * / _apply; ekoc_operator_n_targets gives 1 and ekoc_operator_failures the
+ * whole computation's count) and must not be freed or kept. The calls come
+ * in the order the distinct targets are first asked for; a target asked for
+ * at several indices (same (mu^2, nf), see ekoc_compute) is composed once
+ * and fn is called for each of its indices in turn, ascending, with the
+ * same view — so an index can come before a smaller one asked for a later
+ * distinct target. The values, errors and failure flags are bitwise those
+ * ekoc_compute gives. The library holds the parts (segments, matchings),
+ * the composition's shared path prefixes and the one target being handed
+ * out, instead of every target: the size estimate and the memory budget
+ * count one target's operator (ekoc_request_estimate_bytes still counts
+ * all, as ekoc_compute holds them). fn returning non-zero stops the
+ * computation: EKOC_ERR_CANCELLED, naming the index and the value; no
+ * further call. Errors as ekoc_compute's (the computation fails before the
+ * first call, or at the target that fails; the calls already made stand),
+ * plus EKOC_ERR_NULL_POINTER for a NULL fn. */
+typedef int (*ekoc_target_fn)(void *data, size_t index, const ekoc_operator *target);
+int ekoc_compute_stream(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile,
+                        ekoc_target_fn fn, void *data);
+
 /* The bytes ekoc_compute(theory, request, ...) would hold at most, without
  * computing anything: for each distinct target its block-sparse operator
  * (values and errors, 2 x 8 nx^2 bytes per nx x nx block, the blocks its

@@ -24,6 +24,17 @@
 int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
                           size_t n_failed, ekoc_profile *prof, ekoc_operator **out);
 
+/* The same operators handed out one distinct target at a time
+ * (ekoc_compute_stream, include/ekoc/operator.h): each composed (values, then
+ * its taint when n_failed > 0), checked finite, passed to fn for every
+ * request index asking for it through a one-target view, and freed before the
+ * next is composed; the shared path prefixes are kept as in
+ * ekoc_compose_operator, so the bits are the same. Records "composition".
+ * Errors: those of ekoc_compose_operator, EKOC_ERR_CANCELLED when fn returns
+ * non-zero. */
+int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
+                        size_t n_failed, ekoc_profile *prof, ekoc_target_fn fn, void *data);
+
 /* The rotation applied with the matching step *st, a constant matrix on the
  * basis elements: forward B_lo -> B_hi after the OME, backward B_hi -> B_lo
  * before the inverse OME (lo = st->nf, hi = lo + 1); rounding residues below

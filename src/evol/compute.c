@@ -15,7 +15,9 @@
  * 5. every part inverted on the grid by the chosen quadrature driver into a
  *    block-sparse operator in the evolution basis of its nf (evol/run.h);
  * 6. composition per distinct target, later parts on the left, with the
- *    basis rotation nf -> nf+1 after each matching (evol/compose.h).
+ *    basis rotation nf -> nf+1 after each matching (evol/compose.h): all
+ *    targets held in the result (ekoc_compute), or each handed to the
+ *    caller's callback and freed before the next (ekoc_compute_stream).
  */
 #include <stddef.h>
 #include <string.h>
@@ -59,14 +61,17 @@ int ekoc_request_estimate_bytes(const ekoc_theory *th_in, const ekoc_request *rq
   ekoc_error_clear();
   rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
-  ekoc_estimate_request(&rq, &tg, &est);
+  ekoc_estimate_request(&rq, &tg, 0, &est);
   ekoc_targets_free(&tg);
   ekoc_plan_setup_free(&setup);
   *bytes = est.total;
   return EKOC_OK;
 }
 
-int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out) {
+/* ekoc_compute (out) and ekoc_compute_stream (fn): stages 1-5, then the
+ * composition held (ekoc_compose_operator) or streamed (ekoc_compose_stream). */
+static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out,
+                   ekoc_target_fn fn, void *data) {
   ekoc_theory th;
   ekoc_request rq, distinct;
   ekoc_plan_setup setup;
@@ -78,15 +83,13 @@ int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profi
   uint64_t t0;
   int rc;
 
-  if (!th_in || !rq_in || !out)
-    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_compute: theory, request and out must not be NULL");
   ekoc_init();
   ekoc_error_clear();
   if (prof) ekoc_profile_reset(prof);
   t0 = ekoc_profile_now_ns(prof);
   rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
-  ekoc_estimate_request(&rq, &tg, &est);
+  ekoc_estimate_request(&rq, &tg, fn != NULL, &est);
   rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq));
   if (rc == EKOC_OK) rc = ekoc_threads_probe(est.threads);
 
@@ -103,11 +106,27 @@ int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profi
     ekoc_profile_stage(prof, "plan+couplings", t0);
     rc = ekoc_run_parts(&plan, interp, &distinct, prof, &n_failed);
   }
-  if (rc == EKOC_OK) rc = ekoc_compose_operator(&plan, &distinct, &tg, rq.mu2, n_failed, prof, out);
+  if (rc == EKOC_OK && fn)
+    rc = ekoc_compose_stream(&plan, &distinct, &tg, rq.mu2, n_failed, prof, fn, data);
+  else if (rc == EKOC_OK)
+    rc = ekoc_compose_operator(&plan, &distinct, &tg, rq.mu2, n_failed, prof, out);
   ekoc_plan_free(&plan);
   ekoc_interp_free(interp);
   ekoc_targets_free(&tg);
   ekoc_plan_setup_free(&setup);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "compute", t0);
   return rc;
+}
+
+int ekoc_compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out) {
+  if (!th_in || !rq_in || !out)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_compute: theory, request and out must not be NULL");
+  return compute(th_in, rq_in, prof, out, NULL, NULL);
+}
+
+int ekoc_compute_stream(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_target_fn fn,
+                        void *data) {
+  if (!th_in || !rq_in || !fn)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_compute_stream: theory, request and fn must not be NULL");
+  return compute(th_in, rq_in, prof, NULL, fn, data);
 }

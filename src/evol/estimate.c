@@ -109,7 +109,8 @@ int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks) {
 
 /* The distinct targets' operators, their failure masks (as large: composed
  * only when an integral misses its tolerance) and the bookkeeping. */
-static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int *max_blocks) {
+static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int streamed,
+                              int *max_blocks) {
   int blocks[7] = {0}, most[7] = {0}, nf;
   size_t d, sum = 0, bytes;
   *max_blocks = 0;
@@ -117,11 +118,14 @@ static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, si
     blocks[nf] = ekoc_estimate_target_blocks(rq->nf0, nf, &most[nf]);
   }
   for (d = 0; d < tg->n_distinct; ++d) {
-    sum = sat_add(sum, (size_t)blocks[tg->nf[d]]);
+    if (!streamed)
+      sum = sat_add(sum, (size_t)blocks[tg->nf[d]]);
+    else if ((size_t)blocks[tg->nf[d]] > sum) /* streamed: one target held at a time, the largest */
+      sum = (size_t)blocks[tg->nf[d]];
     if (most[tg->nf[d]] > *max_blocks) *max_blocks = most[tg->nf[d]];
   }
   bytes = sat_mul3(sum, block, 2);
-  bytes = sat_add(bytes, sat_mul3(tg->n_distinct, 2, sizeof(ekoc_blockop)));
+  bytes = sat_add(bytes, sat_mul3(streamed ? 1 : tg->n_distinct, 2, sizeof(ekoc_blockop)));
   bytes = sat_add(bytes, sat_mul(tg->n_distinct, sizeof(ekoc_plan_step[EKOC_PLAN_MAX_STEPS]) + 2 * sizeof(int32_t)));
   /* the operator's and the targets' per-index arrays */
   bytes = sat_add(bytes, sat_mul(tg->n, 2 * (sizeof(double) + sizeof(int32_t) + 2 * sizeof(size_t))));
@@ -183,14 +187,15 @@ static size_t driver_bytes(const ekoc_request *rq, int threads) {
   return sat_add(sat_add(shared, cache), sat_mul((size_t)threads, per_thread));
 }
 
-void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, ekoc_estimate *e) {
+void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, int streamed, ekoc_estimate *e) {
   size_t block = sat_mul3(rq->nx, rq->nx, 2 * sizeof(double)); /* values and errors */
   memset(e, 0, sizeof *e);
   e->threads = ekoc_threads_effective(rq->n_threads);
-  e->operators = operators_bytes(rq, tg, block, &e->max_blocks);
+  e->operators = operators_bytes(rq, tg, block, streamed, &e->max_blocks);
   e->parts = parts_bytes(rq, tg, block);
-  /* cur, two products and the states after every step but the last */
-  e->composition = sat_mul3(2 + EKOC_PLAN_MAX_STEPS, (size_t)e->max_blocks, block);
+  /* cur, two products and the states after every step but the last (streamed:
+   * the values' and the taints' states, kept side by side) */
+  e->composition = sat_mul3(2 + (streamed ? 2 : 1) * EKOC_PLAN_MAX_STEPS, (size_t)e->max_blocks, block);
   e->driver = driver_bytes(rq, e->threads);
   e->total = sat_add(sat_add(e->operators, e->parts), sat_add(e->composition, e->driver));
 }

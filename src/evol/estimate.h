@@ -27,8 +27,9 @@ typedef struct ekoc_estimate {
  * included. */
 int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks);
 
-/* *e for the validated request rq and its distinct targets tg. */
-void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, ekoc_estimate *e);
+/* *e for the validated request rq and its distinct targets tg; streamed
+ * (ekoc_compute_stream): one target's operator held at a time, the largest. */
+void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, int streamed, ekoc_estimate *e);
 
 /* rq->memory_budget, or for 0 three quarters of physical memory (SIZE_MAX
  * when the system does not say). */
