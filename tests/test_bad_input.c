@@ -903,6 +903,7 @@ static void test_compute_theory(void **state) {
   COMPUTE_FAILS(th.struct_size = 0, EKOC_ERR_INVALID_ARGUMENT, "ekoc_theory.struct_size=0", NULL);
   COMPUTE_FAILS(th.struct_size = sizeof th + 8, EKOC_ERR_INVALID_ARGUMENT, "ekoc_theory.struct_size=", NULL);
   COMPUTE_FAILS(rq.struct_size = 3, EKOC_ERR_INVALID_ARGUMENT, "ekoc_request.struct_size=3", NULL);
+  COMPUTE_FAILS(rq.interpolation_is_log = 2, EKOC_ERR_INVALID_ARGUMENT, "request.interpolation_is_log=2", NULL);
   COMPUTE_FAILS(th.order = -1, EKOC_ERR_INVALID_ORDER, "theory.order=-1", NULL);
   COMPUTE_FAILS(th.order = INT32_MIN, EKOC_ERR_INVALID_ORDER, "theory.order=-2147483648", NULL);
   for (k = 0; k < 3; ++k) {

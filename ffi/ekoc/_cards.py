@@ -75,6 +75,7 @@ class Setup:
     em_running: int = 0
     polarized: int = 0
     time_like: int = 0
+    interpolation_is_log: int = 1  # eko's configs.interpolation_is_log: 1 ln x, 0 x
     # plain-dict copies of the cards this Setup was read from (not compared:
     # same_computation() says whether two Setups give the same operators)
     theory_card: dict | None = dataclasses.field(default=None, repr=False, compare=False)
@@ -253,8 +254,7 @@ def _operator(op: Mapping, xif: float, n_threads) -> dict:
         _unsupported(f"{cf}.polarized", True, "polarized evolution")
     if time_like:
         _unsupported(f"{cf}.time_like", True, "time-like evolution (fragmentation functions)")
-    if not F.flag(configs.get("interpolation_is_log", True), f"{cf}.interpolation_is_log"):
-        _unsupported(f"{cf}.interpolation_is_log", False, "interpolation polynomial in x (not ln x)")
+    is_log = F.flag(configs.get("interpolation_is_log", True), f"{cf}.interpolation_is_log")
     debug = op.get("debug")
     if debug is not None:
         F.mapping(debug, "operator_card.debug")
@@ -313,7 +313,8 @@ def _operator(op: Mapping, xif: float, n_threads) -> dict:
     return dict(xif=xif_eff, mu2_0=mu2_0, nf0=nf0, targets=targets, xgrid=xgrid, degree=degree,
                 method=METHODS[method_name], method_name=method_name, ev_op_iterations=iterations,
                 ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, inversion_method=inversion_code,
-                n_threads=n_threads, polarized=polarized, time_like=time_like), shorthand
+                n_threads=n_threads, polarized=polarized, time_like=time_like,
+                interpolation_is_log=int(bool(is_log))), shorthand
 
 
 def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup:

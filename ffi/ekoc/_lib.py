@@ -154,6 +154,7 @@ typedef struct ekoc_request {
   void *progress_data;
   ekoc_nspace_cache *nspace_cache;
   size_t memory_budget;
+  int32_t interpolation_is_log;
 } ekoc_request;
 
 int ekoc_theory_init(ekoc_theory *theory, size_t struct_size);

@@ -365,6 +365,7 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     rq.xgrid = dptr(setup.xgrid)
     rq.nx = len(setup.xgrid)
     rq.degree = setup.degree
+    rq.interpolation_is_log = setup.interpolation_is_log
     rq.method = setup.method
     rq.ev_op_iterations = setup.ev_op_iterations
     rq.ev_op_max_order = setup.ev_op_max_order

@@ -26,8 +26,6 @@ def _cards(name="lo_ffns"):
         (lambda th, op: th["heavy"].update(masses_scheme="msbar"), "theory_card.heavy.masses_scheme"),
         (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized"),
         (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like"),
-        (lambda th, op: op["configs"].update(interpolation_is_log=False),
-         "operator_card.configs.interpolation_is_log"),
         (lambda th, op: op["debug"].update(skip_singlet=True), "operator_card.debug.skip_singlet"),
         (lambda th, op: op.update(mugrid=[[1.0, 3]]), "operator_card.configs.inversion_method"),
         (lambda th, op: th.update(intrinsic_flavors=[4]), "theory_card.intrinsic_flavors"),

@@ -44,8 +44,10 @@ int ekoc_interp_alloc(const double *x, size_t n, int32_t degree, ekoc_interp **o
 /* As ekoc_interp_alloc with the kind of polynomial chosen: is_log = 1
  * polynomials in ln x (the same basis as ekoc_interp_alloc), is_log = 0
  * polynomials in x on the same areas and blocks (eko's
- * interpolation_is_log: False; its Mellin transforms keep every area's lower
- * bound, as eko's evaluate_Nx). Errors as ekoc_interp_alloc, plus
+ * interpolation_is_log: False). Its Mellin transforms drop the lower bound of
+ * the area holding the inversion point, as for the log basis; eko's
+ * evaluate_Nx keeps it, which does not invert to the basis at the diagonal
+ * (docs/physics.md §4.3). Errors as ekoc_interp_alloc, plus
  * EKOC_ERR_INVALID_ARGUMENT (is_log neither 0 nor 1). */
 int ekoc_interp_alloc_ex(const double *x, size_t n, int32_t degree, int32_t is_log, ekoc_interp **out);
 

@@ -113,6 +113,8 @@ typedef struct ekoc_request {
   ekoc_nspace_cache *nspace_cache;
   /* ---- appended after the first layout (callers built before get the default) */
   size_t memory_budget; /* bytes ekoc_compute may hold; 0: the default, 3/4 of physical memory (sysconf) */
+  int32_t interpolation_is_log; /* 1 (default): basis polynomials in ln x; 0: in x (eko's
+                                   interpolation_is_log, ekoc_interp_alloc_ex) */
 } ekoc_request;
 
 /* Defaults: the LHA NNLO setup (alpha_s(2 GeV^2) = 0.35 with nf_ref = 4,

@@ -59,6 +59,7 @@ static void request_defaults(ekoc_request *r) {
   r->batch_panels = 1;  /* one Gauss-Kronrod panel of 36 Gauss / 73 Kronrod nodes: converged to a */
   r->batch_points = 36; /* small fraction of eko's tolerance (perf/STATS.md, tests/test_batch.c) */
   r->memory_budget = 0; /* 3/4 of physical memory (evol/estimate.h) */
+  r->interpolation_is_log = 1;
 }
 
 static int check_struct_size(const char *what, size_t size, size_t v1, size_t full) {
@@ -244,6 +245,9 @@ static int check_request_quadrature(const ekoc_request *r) {
                       "request.n_threads=%d exceeds the cap of %d threads (max(64, 8 x %d processors)): more only "
                       "cost memory",
                       (int)r->n_threads, ekoc_threads_cap(), omp_get_num_procs());
+  if (r->interpolation_is_log != 0 && r->interpolation_is_log != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "request.interpolation_is_log=%d is neither 0 nor 1",
+                      (int)r->interpolation_is_log);
   if (r->batch_panels < 1 || r->batch_panels > 4096 || r->batch_points < 1 || r->batch_points > 1024)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "request.batch_panels=%d / batch_points=%d outside 1..4096 / 1..1024",
                       (int)r->batch_panels, (int)r->batch_points);

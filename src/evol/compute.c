@@ -100,7 +100,7 @@ static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_pro
   distinct.n_targets = tg.n_distinct;
   setup.rq = &distinct;
   memset(&plan, 0, sizeof plan);
-  if (rc == EKOC_OK) rc = ekoc_interp_alloc(rq.xgrid, rq.nx, rq.degree, &interp);
+  if (rc == EKOC_OK) rc = ekoc_interp_alloc_ex(rq.xgrid, rq.nx, rq.degree, rq.interpolation_is_log, &interp);
   if (rc == EKOC_OK) rc = ekoc_plan_build(&setup, &plan);
   if (rc == EKOC_OK) {
     ekoc_profile_stage(prof, "plan+couplings", t0);
