@@ -94,9 +94,11 @@ typedef struct ekoc_request {
   int32_t limit;              /* adaptive subintervals (eko: 100) */
   double mellin_cut;          /* upper end of the path is 1 - cut (eko: 0.05) */
   int32_t n_threads;          /* worker threads; 0: OpenMP's default; at most max(64, 8 x omp_get_num_procs()) */
-  int32_t batch_panels;       /* batch/gpu: equal panels on [0.5, 1-cut] */
+  int32_t batch_panels;       /* batch/gpu: equal panels of the first rule on [0.5, 1-cut] */
   int32_t batch_points;       /* batch/gpu: n Gauss points per panel, i.e. a (n, 2n+1) Gauss-Kronrod pair:
-                                 the Kronrod sum is the value, |Kronrod - Gauss| the error estimate */
+                                 the Kronrod sum is the value; rows whose entries miss epsabs/epsrel
+                                 are refined by bisecting panels (at most min(limit, 64)), entries that
+                                 still miss are flagged (ekoc_operator_failures; docs/physics.md §3) */
   /* Optional progress report: called after each target row of each part
    * with the rows done and the total, possibly from a worker thread, and
    * serialised with the other calls of this computation only (a callback may
