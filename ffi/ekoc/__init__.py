@@ -9,11 +9,13 @@ libekoc, from Python.
 
 See ffi/README.md for the library lookup (EKOC_LIB), the eko accelerator
 (``python -m ekoc.accel script.py``), the scipy LowLevelCallable
-(ekoc.quad_kernel) and the N-space functions (ekoc.gamma_ns, ...).
+(ekoc.quad_kernel), the N-space functions (ekoc.gamma_ns, ...) and
+ekoc.solve_many (many jobs on a Dask cluster).
 """
 
 from ._cards import supported
 from ._core import ProfileTable, Stage, lambert_grid
+from ._dask import JobResult, TargetArrays, solve_many
 from ._errors import (EkocCancelled, EkocError, EkocMemoryError, EkocNoDevice, EkocNotImplementedError,
                       EkocNumericalError, EkocValueError)
 from ._lib import library_path
@@ -25,7 +27,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocMemoryError", "EkocNoDevice", "EkocNotImplementedError",
-    "EkocNumericalError", "EkocValueError", "IntegrationWarning", "Job", "NSpaceCache", "ProfileTable", "QuadKernel", "Solution", "Stage",
-    "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet", "lambert_grid", "library_path",
-    "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve", "submit", "supported",
+    "EkocNumericalError", "EkocValueError", "IntegrationWarning", "Job", "JobResult", "NSpaceCache", "ProfileTable",
+    "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "gamma_ns",
+    "gamma_singlet", "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel",
+    "solve", "solve_many", "submit", "supported",
 ]
