@@ -222,6 +222,8 @@ def solve_many(jobs: Sequence, client=None, backend: str = "adaptive", *, n_work
             prepared.append(_split(job, i))
         except Exception as exc:  # noqa: BLE001 - a malformed job is that job's error
             prepared.append(exc)
+    if all(isinstance(job, Exception) for job in prepared):  # nothing to send: no cluster
+        return [JobResult(index=i, error=job) for i, job in enumerate(prepared)]
     hint = _library_hint()
     own = None
     if client is None:

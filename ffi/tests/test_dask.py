@@ -3,6 +3,7 @@
 workers, per-job errors in the results, and the cost per job (printed)."""
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -124,3 +125,25 @@ def test_local_cluster_started_and_closed():
     wall = time.perf_counter() - t0
     assert all(r.ok for r in results), [r.traceback for r in results]
     print(f"\nsolve_many with its own 2-worker LocalCluster: {wall:.2f} s for 2 tiny jobs (start-up included)")
+
+
+def test_workers_load_the_callers_library(tmp_path):
+    """A worker without EKOC_LIB of its own loads the library file the
+    caller's task names (here a copy, to tell it from the checkout's)."""
+    from ekoc import _dask
+
+    lib = tmp_path / "libekoc.so"
+    shutil.copy(ekoc.library_path(), lib)
+    th, op = cards.card("lo_ffns")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  env={"EKOC_LIB": ""}) as cluster, distributed.Client(cluster) as c:
+        raw = c.submit(_dask._run_job, 0, th, op, None, "adaptive", {}, str(lib), pure=False).result()
+        assert raw.get("error") is None, raw.get("traceback")
+        loaded = c.run(lambda: str(__import__("ekoc").library_path()))
+    assert list(loaded.values()) == [str(lib)]
+
+
+def test_empty_and_malformed_only():
+    assert ekoc.solve_many([]) == []
+    (only,) = ekoc.solve_many([("theory",)])
+    assert isinstance(only.error, TypeError)

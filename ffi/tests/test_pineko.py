@@ -16,17 +16,24 @@ The workflow is NNPDF's, through pineko's own command line (PyPI pineko
 4. ``pineko theory fks`` (plain) turns each EKO into an FK table.
 
 Comparisons: the two EKO files entry by entry within the tolerance of
-compare.py (both codes' error estimates and eko's epsrel), and the two FK
-tables. An FK table entry is a sum of EKO entries times grid coefficients
-and alpha_s powers, so it inherits the EKO's relative accuracy: eko's
-integrals are converged to epsrel 1e-5 and agree with ekoc's to ~1e-9
-(same QUADPACK rule on the same integrands), so the FK tables must agree to
-RTOL = 1e-6 relative, with an absolute floor ATOL = 1e-12 x max|FK| for
-entries that are sums cancelling to near zero. The bin predictions with a
-toy PDF are compared at the same tolerance.
+compare.py, and the two FK tables with the same reasoning one step on. An
+FK table entry (bin, evolution-basis channel, x) is a sum of EKO entries at
+input x times grid coefficients and alpha_s powers; a channel is a
+combination of flavours, so a small entry can be a difference of large
+ones. Each entry therefore gets
+
+    tol = EPSREL * (M_eko + M_ekoc) + EPSABS * max|FK|
+
+with M the largest |entry| over the channels at the same (bin, x) and
+eko's own epsrel = 1e-5, epsabs = 1e-12 (compare.py). Measured worst
+|diff| / tol: 8e-8 below the b threshold (FK tables equal to 2e-11
+relative), 0.02 across it (EKOC_PINEKO_MATCHING=1: eko's NNLO matching
+integrals differ from ekoc's by up to 6e-5 relative, within their quoted
+errors; FK tables to 2e-6 relative). The toy-PDF predictions of the bins agree to
+EPSREL relative.
 
 Skips (with the reason) when pineko, pineappl or eko cannot be imported:
-``make test`` installs pineko through scripts/setup.sh unless EKOC_SKIP_PINEKO=1.
+``make test`` installs pineko through scripts/setup.sh unless EKOC_INSTALL_CLIENTS=0.
 """
 
 import os
@@ -40,7 +47,7 @@ import time
 import numpy as np
 import pytest
 
-from compare import compare
+from compare import EPSABS, EPSREL, compare
 
 eko = pytest.importorskip("eko", reason="eko is not installed (pip install eko==0.15.7)")
 pineappl = pytest.importorskip("pineappl", reason="pineappl is not installed (pip install pineko==0.6.0 brings it)")
@@ -59,8 +66,6 @@ MATCHING = os.environ.get("EKOC_PINEKO_MATCHING", "0") == "1"
 Q2_BINS = (10.0, 50.0, 300.0) if MATCHING else (5.0, 12.0, 20.0)
 X_NODES = (0.01, 0.05, 0.1, 0.3, 0.6)
 NX_EKO = 12  # operator-card grid (pineko's template has 50)
-RTOL = 1e-6
-ATOL_REL = 1e-12
 
 # An NNPDF-like theory card (the fields of NNPDF's 40000000 that pineko and
 # eko's Legacy converter read: NNLO, FONLL-C, truncated evolution, pole
@@ -229,17 +234,19 @@ def test_fk_tables_agree(fk_tables):
     assert np.array_equal(ref.bin_limits(), out.bin_limits())
     assert ref.channels() == out.channels()
     assert ref.fac0() == out.fac0()
-    a, b = np.asarray(ref.table()), np.asarray(out.table())
+    a, b = np.asarray(ref.table()), np.asarray(out.table())  # (bins, channels, x)
     assert a.shape == b.shape and np.abs(a).max() > 0
-    atol = ATOL_REL * np.abs(a).max()
-    big = np.abs(a) > atol
-    rel = float(np.max(np.abs(b - a)[big] / np.abs(a[big])))
-    print(f"\nFK table {a.shape}: max rel diff {rel:.3g} (entries above {atol:.2g}), "
-          f"max abs diff {np.abs(b - a).max():.3g}; ekos step: eko {timings['eko']:.1f} s, "
-          f"ekoc {timings['ekoc']:.1f} s (whole pineko process)")
-    np.testing.assert_allclose(b, a, rtol=RTOL, atol=atol)
+    scale = np.max(np.abs(a), axis=1, keepdims=True) + np.max(np.abs(b), axis=1, keepdims=True)
+    tol = EPSREL * scale + EPSABS * np.abs(a).max()
+    diff = np.abs(b - a)
+    big = np.abs(a) > EPSABS * np.abs(a).max()
+    rel = float(np.max(diff[big] / np.abs(a[big])))
+    print(f"\nFK table {a.shape}: max |diff|/tol {float(np.max(diff / tol)):.3g}, max rel diff {rel:.3g}, "
+          f"max abs diff {diff.max():.3g}; ekos step: eko {timings['eko']:.1f} s, ekoc {timings['ekoc']:.1f} s "
+          "(whole pineko process)")
+    assert np.all(diff <= tol), np.unravel_index(int(np.argmax(diff / tol)), a.shape)
     conv = [Conv(convolution_types=ConvType(polarized=False, time_like=False), pid=2212)]
     pa, pb = ref.convolve(pdg_convs=conv, xfxs=[_toy_xfx]), out.convolve(pdg_convs=conv, xfxs=[_toy_xfx])
     print(f"toy-PDF predictions: eko {[float(v) for v in pa]}, ekoc {[float(v) for v in pb]}")
     assert np.all(np.abs(pa) > 0)
-    np.testing.assert_allclose(pb, pa, rtol=RTOL)
+    np.testing.assert_allclose(pb, pa, rtol=EPSREL)
