@@ -2,7 +2,8 @@
 # Installs what a fresh machine lacks to build, test and benchmark ekoc:
 # Debian packages (GSL, CMocka, cbindgen, GNU time, clang's sanitizer/fuzzer
 # runtime, valgrind, pkg-config) through apt-get and Python packages (numpy, scipy, cffi,
-# pytest, eko for side-by-side checks) through pip. Only missing pieces are
+# pytest, eko for side-by-side checks; optionally pineko and dask for the
+# client tests) through pip. Only missing pieces are
 # installed, so a second run is quick. Called by `make` through a stamp file.
 set -euo pipefail
 
@@ -36,5 +37,21 @@ fi
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "setup: installing Python packages: ${need_pip[*]}"
   "$PY" -m pip install -q "${need_pip[@]}"
+fi
+# Optional clients, used only by ffi/tests/test_pineko.py (pineko, which
+# brings pineappl; it needs eko) and ffi/tests/test_dask.py (dask.distributed).
+# Those tests skip, naming the package, when it is missing, so a failed
+# install only warns. EKOC_INSTALL_CLIENTS=0 skips these installs.
+if [ "${EKOC_INSTALL_CLIENTS:-1}" = "1" ]; then
+  optional=()
+  if [ "${EKOC_SKIP_EKO:-0}" != "1" ]; then
+    "$PY" -c "import pineko, pineappl" 2>/dev/null || optional+=("pineko==0.6.0")
+  fi
+  "$PY" -c "import distributed" 2>/dev/null || optional+=("dask[distributed]")
+  for pkg in ${optional[@]+"${optional[@]}"}; do
+    echo "setup: installing optional Python package: $pkg"
+    "$PY" -m pip install -q "$pkg" ||
+      echo "setup: could not install $pkg; the tests that need it will skip" >&2
+  done
 fi
 echo "setup: all dependencies present"

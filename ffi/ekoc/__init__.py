@@ -10,11 +10,13 @@ libekoc, from Python.
 
 See ffi/README.md for the library lookup (EKOC_LIB), the eko accelerator
 (``python -m ekoc.accel script.py``), the scipy LowLevelCallable
-(ekoc.quad_kernel) and the N-space functions (ekoc.gamma_ns, ...).
+(ekoc.quad_kernel), the N-space functions (ekoc.gamma_ns, ...) and
+ekoc.solve_many (many jobs on a Dask cluster).
 """
 
 from ._cards import supported
 from ._core import ProfileTable, Stage, lambert_grid
+from ._dask import JobResult, TargetArrays, solve_many
 from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeError, EkocMemoryError,
                       EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
                       EkocUnsupportedFieldError, EkocValueError)
@@ -30,9 +32,9 @@ __version__ = "0.1.0"
 __all__ = [
     "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocFieldError", "EkocFieldTypeError", "EkocMemoryError",
     "EkocMissingFieldError", "EkocNoDevice", "EkocNotImplementedError", "EkocNumericalError",
-    "EkocUnsupportedFieldError", "EkocValueError", "IntegrationWarning", "Job", "NSpaceCache", "ProfileTable",
-    "QuadKernel", "Solution", "Stage", "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet",
+    "EkocUnsupportedFieldError", "EkocValueError", "IntegrationWarning", "Job", "JobResult", "NSpaceCache", "ProfileTable",
+    "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet",
     "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
-    "solve_stream", "solve_to_eko", "submit",
+    "solve_many", "solve_stream", "solve_to_eko", "submit",
     "supported",
 ]

@@ -1,0 +1,252 @@
+"""ekoc.solve_many: many (theory, operator[, path]) jobs on a Dask cluster.
+
+Each job runs ekoc.solve on one Dask worker; a job with a path also writes
+its EKO file there (Solution.to_eko, eko's tar format) and sends back only
+the path, a job without one sends back the operator arrays. Results come
+back in job order as JobResult objects; a job that fails carries its
+exception in ``.error`` and the others are unaffected.
+
+Dask is an optional dependency (``pip install "ekoc[dask]"``): it is
+imported when solve_many is called, never at ``import ekoc``.
+
+Workers find libekoc as any ekoc process does (ffi/ekoc/_lib.py: EKOC_LIB,
+the package's bundled lib, the checkout's build/). In addition every task
+carries the path of the library the submitting process loaded: a worker
+with no EKOC_LIB of its own and that file on its disk (a local cluster, a
+shared file system) loads the same library, so a LocalCluster computes with
+exactly the library of the caller.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import os
+import pathlib
+import pickle
+import socket
+import time
+import traceback as _traceback
+import uuid
+from typing import Any, Sequence
+
+#: a target's arrays as sent back by a worker: (14, nx, 14, nx) operator and
+#: error in eko's flavour basis (as TargetOperator.operator / .error)
+TargetArrays = collections.namedtuple("TargetArrays", ["operator", "error"])
+
+_UNSENDABLE = ("progress", "nspace_cache", "_state")
+
+
+@dataclasses.dataclass
+class JobResult:
+    """The outcome of one job of solve_many, in job order.
+
+    index: the job's position in the list.
+    path: the EKO file written (jobs with a path), else None.
+    operators: {(mu2, nf): TargetArrays} (jobs without a path), else None.
+    failures: integrals that missed their tolerance (Solution.failures).
+    seconds: wall time of the job on its worker (solve and write).
+    worker: "host:pid" of the process that ran it.
+    error: the exception the job raised (None when it succeeded);
+        traceback: its formatted traceback from the worker.
+    """
+
+    index: int
+    path: pathlib.Path | None = None
+    operators: dict | None = None
+    failures: int = 0
+    seconds: float = 0.0
+    worker: str = ""
+    error: BaseException | None = None
+    traceback: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def value(self):
+        """The path (jobs with a path) or the operators; raises the job's error."""
+        if self.error is not None:
+            raise self.error
+        return self.path if self.path is not None else self.operators
+
+    def __repr__(self) -> str:
+        what = f"error={self.error!r}" if self.error is not None else (
+            f"path={str(self.path)!r}" if self.path is not None else f"targets={list(self.operators or {})}")
+        return f"JobResult(index={self.index}, {what}, seconds={self.seconds:.3f}, worker={self.worker!r})"
+
+
+def _pack_error(exc: BaseException) -> tuple:
+    """An exception as something that survives pickling: the exception
+    itself when it round-trips, else its class and constructor data (the
+    ekoc errors take four arguments, which plain pickling loses)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return ("pickled", exc)
+    except Exception:  # noqa: BLE001 - any failure: fall back to the description
+        pass
+    from . import _errors
+
+    if isinstance(exc, _errors.EkocError):
+        name = type(exc).__name__ if hasattr(_errors, type(exc).__name__) else "EkocError"
+        return ("ekoc", name, (exc.status, exc.status_name, exc.message, exc.where))
+    return ("text", type(exc).__module__, type(exc).__qualname__, str(exc))
+
+
+def _unpack_error(record: tuple) -> BaseException:
+    kind = record[0]
+    if kind == "pickled":
+        return record[1]
+    if kind == "ekoc":
+        from . import _errors
+
+        return getattr(_errors, record[1])(*record[2])
+    _, module, qualname, text = record
+    return RuntimeError(f"{module}.{qualname}: {text}")
+
+
+def _use_library(hint: str | None) -> None:
+    """Points this worker at the caller's library when it has none of its own."""
+    if hint and not os.environ.get("EKOC_LIB") and os.path.isfile(hint):
+        from . import _lib
+
+        if _lib._lib is None:  # not loaded yet in this worker process
+            os.environ["EKOC_LIB"] = hint
+
+
+def _run_job(index: int, theory, operator, path: str | None, backend: str, kwargs: dict,
+             lib_hint: str | None) -> dict:
+    """One job on a worker: solve, write the EKO when a path is given; never
+    raises (the error goes back in the result)."""
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {"index": index, "worker": f"{socket.gethostname()}:{os.getpid()}"}
+    try:
+        _use_library(lib_hint)
+        from ._solve import solve
+
+        sol = solve(theory, operator, backend, **kwargs)
+        out["failures"] = sol.failures
+        if path is not None:
+            sol.to_eko(path, theory, operator)
+            out["path"] = path
+        else:
+            out["operators"] = {ep: TargetArrays(op.operator, op.error) for ep, op in sol.items()}
+    except Exception as exc:  # noqa: BLE001 - reported per job, not raised
+        out["error"] = _pack_error(exc)
+        out["traceback"] = _traceback.format_exc()
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _result(raw: dict) -> JobResult:
+    res = JobResult(index=raw["index"], operators=raw.get("operators"), failures=raw.get("failures", 0),
+                    seconds=raw.get("seconds", 0.0), worker=raw.get("worker", ""), traceback=raw.get("traceback"))
+    if raw.get("path") is not None:
+        res.path = pathlib.Path(raw["path"])
+    if raw.get("error") is not None:
+        res.error = _unpack_error(raw["error"])
+    return res
+
+
+def _split(job, index: int):
+    """(theory, operator, path or None) of one job; cards as plain dicts so
+    that a worker needs neither eko's classes to unpickle them nor the same
+    eko version as the caller (it needs eko only to write an EKO file)."""
+    from . import _cards
+
+    if not isinstance(job, (tuple, list)) or len(job) not in (2, 3):
+        raise TypeError(f"jobs[{index}] must be (theory, operator) or (theory, operator, path), "
+                        f"not {type(job).__name__}" + (f" of length {len(job)}" if isinstance(job, (tuple, list))
+                                                       else ""))
+    theory, operator = _cards.theory_dict(job[0]), _cards.operator_dict(job[1])
+    path = job[2] if len(job) == 3 else None
+    if path is not None:
+        path = str(pathlib.Path(path).expanduser().absolute())  # workers may run in another directory
+    return theory, operator, path
+
+
+def _library_hint() -> str | None:
+    try:
+        from ._lib import library_path
+
+        return str(library_path())
+    except ImportError:
+        return None  # no library here: the workers look for their own
+
+
+def _local_client(n_jobs: int, n_workers: int | None, cluster_kwargs: dict):
+    from distributed import Client, LocalCluster
+
+    opts = {"n_workers": n_workers or max(1, min(n_jobs, os.cpu_count() or 1)), "threads_per_worker": 1,
+            "processes": True, "dashboard_address": ":0"}
+    opts.update(cluster_kwargs)
+    cluster = LocalCluster(**opts)
+    return Client(cluster), cluster
+
+
+def solve_many(jobs: Sequence, client=None, backend: str = "adaptive", *, n_workers: int | None = None,
+               cluster_kwargs: dict | None = None, resources: dict | None = None,
+               **solve_kwargs) -> list[JobResult]:
+    """Runs ekoc.solve on each job on a Dask cluster; returns JobResults in job order.
+
+    jobs: a list of (theory_card, operator_card) or (theory_card,
+        operator_card, path); cards as for ekoc.solve (eko objects or dicts).
+        A job with a path writes its EKO file there (on the worker, so the
+        path must be reachable from it) and returns the path; a job without
+        one returns its operators as arrays.
+    client: a dask.distributed Client; None starts a LocalCluster of
+        `n_workers` processes (default: one per job up to the CPU count), one
+        thread each, closed again before returning. `cluster_kwargs` go to
+        LocalCluster.
+    resources: Dask worker resources each job needs (client.submit's
+        `resources`), e.g. {"ekoc": 1} with workers started with
+        `--resources ekoc=1` so that each runs one job at a time.
+    backend, solve_kwargs: as ekoc.solve (n_threads, epsabs, ...), applied to
+        every job; `progress` and `nspace_cache` cannot travel to a worker.
+
+    A job that fails (a card ekoc cannot compute, an existing EKO file, a
+    lost worker) gives a JobResult with `.error` set; the others go on.
+    Needs dask.distributed (`pip install "ekoc[dask]"`).
+    """
+    for key in _UNSENDABLE:
+        if key in solve_kwargs:
+            raise TypeError(f"solve_many cannot send {key}= to Dask workers (it holds local state)")
+    try:
+        import distributed  # noqa: F401 - only to fail early with the install hint
+    except ImportError as exc:
+        raise ImportError("ekoc.solve_many needs dask.distributed: pip install \"ekoc[dask]\" "
+                          "(or \"dask[distributed]\")") from exc
+    prepared: list = []
+    for i, job in enumerate(jobs):
+        try:
+            prepared.append(_split(job, i))
+        except Exception as exc:  # noqa: BLE001 - a malformed job is that job's error
+            prepared.append(exc)
+    if all(isinstance(job, Exception) for job in prepared):  # nothing to send: no cluster
+        return [JobResult(index=i, error=job) for i, job in enumerate(prepared)]
+    hint = _library_hint()
+    own = None
+    if client is None:
+        client, own = _local_client(len(prepared), n_workers, cluster_kwargs or {})
+    try:
+        futures = {}
+        for i, job in enumerate(prepared):
+            if isinstance(job, Exception):
+                continue
+            theory, operator, path = job
+            futures[i] = client.submit(_run_job, i, theory, operator, path, backend, solve_kwargs, hint,
+                                       pure=False, key=f"ekoc-job-{i}-{uuid.uuid4().hex}", resources=resources)
+        results = []
+        for i, job in enumerate(prepared):
+            if isinstance(job, Exception):
+                results.append(JobResult(index=i, error=job))
+                continue
+            try:
+                results.append(_result(futures[i].result()))
+            except Exception as exc:  # noqa: BLE001 - the task itself failed (e.g. KilledWorker)
+                results.append(JobResult(index=i, error=exc, traceback=_traceback.format_exc()))
+        return results
+    finally:
+        if own is not None:
+            client.close()
+            own.close()

@@ -1,0 +1,149 @@
+"""ekoc.solve_many on a dask.distributed LocalCluster (2 worker processes,
+1 thread each): the same bits as serial ekoc.solve, EKO files written by the
+workers, per-job errors in the results, and the cost per job (printed)."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import cards
+import ekoc
+
+distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed "
+                                                        "(pip install \"ekoc[dask]\" or \"dask[distributed]\")")
+
+JOBS = ("lo_ffns", "nlo_vfns", "nlo_vfns_truncated", "nnlo_ffns_perturbative")
+
+
+@pytest.fixture(scope="module")
+def client():
+    # each worker offers one "ekoc" resource (as a SLURM worker started with --resources ekoc=1)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                       resources={"ekoc": 1})
+    c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def test_no_dask_import_at_import_ekoc():
+    code = "import sys, ekoc; assert 'distributed' not in sys.modules and 'dask' not in sys.modules; print('ok')"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_same_bits_as_serial(client):
+    jobs = [cards.card(name) for name in JOBS]
+    t0 = time.perf_counter()
+    results = ekoc.solve_many(jobs, client=client, resources={"ekoc": 1})
+    wall = time.perf_counter() - t0
+    assert [r.index for r in results] == list(range(len(jobs)))
+    assert len({r.worker for r in results}) == 2, [r.worker for r in results]  # both workers took jobs
+    for (th, op), res in zip(jobs, results):
+        assert res.ok, res.traceback
+        serial = ekoc.solve(th, op)
+        assert list(res.operators) == list(serial), (list(res.operators), list(serial))
+        assert res.failures == serial.failures
+        for ep, arrays in res.operators.items():
+            assert np.array_equal(arrays.operator, serial[ep].operator), ep
+            assert np.array_equal(arrays.error, serial[ep].error), ep
+    busy = sum(r.seconds for r in results)
+    print(f"\nsolve_many: 4 jobs on 2 workers in {wall:.3f} s (jobs themselves {busy:.3f} s of worker time)")
+
+
+def test_eko_files_written_by_workers(client, tmp_path):
+    eko = pytest.importorskip("eko")
+    jobs = [(*cards.card(name), tmp_path / f"{name}.tar") for name in JOBS[:2]]
+    results = ekoc.solve_many(jobs, client=client)
+    for (th, op, path), res in zip(jobs, results):
+        assert res.ok, res.traceback
+        assert res.path == path and res.value() == path and res.operators is None
+        serial = ekoc.solve(th, op)
+        with eko.EKO.read(path) as e:
+            assert sorted(e.evolgrid) == sorted(serial)
+            for ep in e.evolgrid:
+                assert np.array_equal(e[ep].operator, serial[ep].operator), ep
+                assert np.array_equal(e[ep].error, serial[ep].error), ep
+    # the same path again: eko refuses to overwrite; that job's error, not an exception here
+    again = ekoc.solve_many([jobs[0]], client=client)
+    assert not again[0].ok and again[0].path is None
+    with pytest.raises(type(again[0].error)):
+        again[0].value()
+
+
+def test_bad_jobs_reported_others_succeed(client):
+    good = cards.card("lo_ffns")
+    n3lo = cards.card("lo_ffns")
+    n3lo[0]["order"] = [4, 0]  # not implemented in ekoc: NotImplementedError naming the field
+    bad_nf = cards.card("lo_ffns")
+    bad_nf[1]["mugrid"] = [[100.0, 9]]  # refused by the C library: an ekoc.EkocError subclass
+    jobs = [good, n3lo, (1, 2, 3, 4), bad_nf, good]
+    results = ekoc.solve_many(jobs, client=client)
+    assert [r.ok for r in results] == [True, False, False, False, True]
+    assert isinstance(results[1].error, NotImplementedError) and "order[0]=4" in str(results[1].error)
+    assert "N3LO" in results[1].traceback
+    assert isinstance(results[2].error, TypeError) and "jobs[2]" in str(results[2].error)
+    assert isinstance(results[3].error, (ekoc.EkocError, ValueError)), repr(results[3].error)
+    ref = ekoc.solve(*good)
+    for r in (results[0], results[4]):
+        for ep, arrays in r.operators.items():
+            assert np.array_equal(arrays.operator, ref[ep].operator)
+
+
+def test_overhead_per_job(client):
+    """Many tiny jobs (LO, nx 15, one target): the time per job beyond the
+    computation itself, with the cluster already up."""
+    th, op = cards.card("lo_ffns")
+    n = 16
+    ekoc.solve_many([(th, op)] * 2, client=client)  # workers warm (library loaded)
+    t0 = time.perf_counter()
+    serial = [ekoc.solve(th, op) for _ in range(n)]
+    serial_s = (time.perf_counter() - t0) / n
+    t0 = time.perf_counter()
+    results = ekoc.solve_many([(th, op)] * n, client=client)
+    wall = time.perf_counter() - t0
+    assert all(r.ok for r in results)
+    compute = sum(r.seconds for r in results) / n
+    per_job = wall * 2 / n - compute  # 2 workers in parallel
+    print(f"\nsolve_many overhead: {n} jobs of {serial_s * 1e3:.1f} ms (serial) in {wall:.3f} s on 2 workers: "
+          f"{per_job * 1e3:.1f} ms per job beyond the job's own {compute * 1e3:.1f} ms")
+    assert len(serial) == n
+
+
+def test_local_cluster_started_and_closed():
+    """client=None: solve_many starts its own LocalCluster and closes it."""
+    t0 = time.perf_counter()
+    results = ekoc.solve_many([cards.card("lo_ffns")] * 2, n_workers=2)
+    wall = time.perf_counter() - t0
+    assert all(r.ok for r in results), [r.traceback for r in results]
+    print(f"\nsolve_many with its own 2-worker LocalCluster: {wall:.2f} s for 2 tiny jobs (start-up included)")
+
+
+def test_workers_load_the_callers_library(tmp_path):
+    """A worker without EKOC_LIB of its own loads the library file the
+    caller's task names (here a copy, to tell it from the checkout's)."""
+    from ekoc import _dask
+
+    lib = tmp_path / "libekoc.so"
+    shutil.copy(ekoc.library_path(), lib)
+    th, op = cards.card("lo_ffns")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  env={"EKOC_LIB": ""}) as cluster, distributed.Client(cluster) as c:
+        raw = c.submit(_dask._run_job, 0, th, op, None, "adaptive", {}, str(lib), pure=False).result()
+        assert raw.get("error") is None, raw.get("traceback")
+        loaded = c.run(lambda: str(__import__("ekoc").library_path()))
+    assert list(loaded.values()) == [str(lib)]
+
+
+def test_empty_and_malformed_only():
+    assert ekoc.solve_many([]) == []
+    (only,) = ekoc.solve_many([("theory",)])
+    assert isinstance(only.error, TypeError)
