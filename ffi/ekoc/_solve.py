@@ -309,10 +309,12 @@ class _Progress:
             self.seconds += time.perf_counter() - t0
 
 
-def _trampoline_error(exc_type, exc_value, tb):
-    """An exception that escaped the trampoline itself, e.g. KeyboardInterrupt
-    delivered on entry (before any try): stop the computation and hand the
-    exception to the _Progress of this call (the frame's `data`)."""
+def record_escaped(exc_value, tb, cancel: bool) -> int:
+    """For the onerror of a C callback: an exception that escaped the
+    trampoline itself (e.g. KeyboardInterrupt delivered on entry, before any
+    try) is handed to the state object behind the frame's `data` handle
+    (.exc, and .cancelled when `cancel`); returns 1, which stops the
+    computation."""
     frame = tb.tb_frame if tb is not None else None
     data = frame.f_locals.get("data") if frame is not None else None
     if data is not None:
@@ -320,10 +322,16 @@ def _trampoline_error(exc_type, exc_value, tb):
             state = ffi.from_handle(data)
             if state.exc is None:
                 state.exc = exc_value
-            state.cancelled = True
+            if cancel:
+                state.cancelled = True
         except Exception:  # noqa: BLE001 - nothing more can be done from here
             pass
     return 1
+
+
+def _trampoline_error(exc_type, exc_value, tb):
+    """onerror of the progress trampoline (the state is this call's _Progress)."""
+    return record_escaped(exc_value, tb, cancel=True)
 
 
 @ffi.callback("int(void *, uint64_t, uint64_t)", onerror=_trampoline_error)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from . import _cards, _errors
+from . import _cards, _errors, _solve
 from ._core import check
 from ._lib import ffi, load
 from ._solve import NSpaceCache, TargetOperator, _distinct_targets, _prepare
@@ -53,16 +53,7 @@ class _Stream:
 
 def _stream_trampoline_error(exc_type, exc_value, tb):
     """An exception escaping the stream trampoline itself: stop the computation."""
-    frame = tb.tb_frame if tb is not None else None
-    data = frame.f_locals.get("data") if frame is not None else None
-    if data is not None:
-        try:
-            state = ffi.from_handle(data)
-            if state.exc is None:
-                state.exc = exc_value
-        except Exception:  # noqa: BLE001 - nothing more can be done from here
-            pass
-    return 1
+    return _solve.record_escaped(exc_value, tb, cancel=False)
 
 
 @ffi.callback("int(void *, size_t, const ekoc_operator *)", onerror=_stream_trampoline_error)
