@@ -202,7 +202,7 @@ LHA_ASAN_PARTS     ?= 2/2,14/1
 LHA_VALGRIND_PARTS ?= 2/2
 SAN_ENV  := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-VALGRIND := OMP_WAIT_POLICY=passive valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
+VALGRIND := EKOC_TEST_UNDER_VALGRIND=1 OMP_WAIT_POLICY=passive valgrind --tool=memcheck --error-exitcode=1 --leak-check=full \
             --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --quiet
 
 check-asan: | $(DEPS_OK)

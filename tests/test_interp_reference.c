@@ -43,8 +43,14 @@
 
 static int verbose(void) { return getenv("EKOC_TEST_VERBOSE") != NULL; }
 
-/* Required accuracy of the stable transforms, relative to max_j |P_j|. */
-#define REF_TOL 1e-12
+/* Required accuracy of the stable transforms, relative to max_j |P_j|.
+ * The local coefficients are computed in long double; valgrind's memcheck
+ * emulates long double with double precision, which costs the coarse
+ * 10-point linear grid at degree 7-8 about 4e-12 (natively 3.6e-13), so
+ * check-valgrind (EKOC_TEST_UNDER_VALGRIND=1, set by the Makefile) checks
+ * memory safety there at 1e-11. */
+#define REF_TOL_NATIVE 1e-12
+#define REF_TOL (getenv("EKOC_TEST_UNDER_VALGRIND") ? 1e-11 : REF_TOL_NATIVE)
 
 static ekoc_interp *make(const double *x, size_t n, int32_t degree, int32_t is_log) {
   ekoc_interp *ip = NULL;
