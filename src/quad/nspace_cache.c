@@ -157,6 +157,13 @@ void ekoc_nspace_cache_release(ekoc_nspace_cache *c) {
   if (c) atomic_flag_clear(&c->busy);
 }
 
+/* Bytes still free in the budget: what the driver loops reserved
+ * (loop_bytes) counts as held too. */
+static size_t room(ekoc_nspace_cache *c) {
+  size_t held = c->used_bytes + atomic_load(&c->loop_bytes);
+  return held >= c->max_bytes ? 0 : c->max_bytes - held;
+}
+
 /* count complex numbers plus nx ready flags within the budget, or NULL. */
 static ekoc_complex *alloc_rows(ekoc_nspace_cache *c, size_t per_row, unsigned char **ready) {
   size_t count = c->nx * per_row, bytes;
@@ -164,7 +171,7 @@ static ekoc_complex *alloc_rows(ekoc_nspace_cache *c, size_t per_row, unsigned c
   *ready = NULL;
   if (per_row == 0 || count / c->nx != per_row || count > (SIZE_MAX - c->nx) / sizeof(ekoc_complex)) return NULL;
   bytes = count * sizeof(ekoc_complex) + c->nx;
-  if (bytes > c->max_bytes - c->used_bytes) return NULL;
+  if (bytes > room(c)) return NULL;
   v = malloc(count * sizeof(ekoc_complex));
   *ready = calloc(c->nx, 1);
   if (!v || !*ready) {
@@ -232,7 +239,7 @@ static int panel_index_make(ekoc_nspace_cache *c, int o, int32_t nodes) {
   size_t n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS,
          bytes = c->nx * sizeof(int32_t) + n_keys * (2 * sizeof(double) + sizeof(void *) + 1);
   if (x->count) return x->nodes == nodes;
-  if (bytes > c->max_bytes - c->used_bytes) return 0;
+  if (bytes > room(c)) return 0;
   x->count = calloc(c->nx, sizeof(int32_t));
   x->lo = malloc(2 * n_keys * sizeof(double));
   x->basis = calloc(n_keys, sizeof(ekoc_complex *));
@@ -265,7 +272,7 @@ ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_l
   n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS;
   if (!s->panels.tower) {
     size_t bytes = n_keys * (sizeof(void *) + 1);
-    if (bytes > c->max_bytes - c->used_bytes) return NULL;
+    if (bytes > room(c)) return NULL;
     s->panels.tower = calloc(n_keys, sizeof(ekoc_complex *));
     s->panels.tower_ready = calloc(n_keys, 1);
     if (!s->panels.tower || !s->panels.tower_ready) {
