@@ -349,7 +349,7 @@ static void test_nspace_evaluate(void **state) {
   c = good_cfg(); c.polarized = 2;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "polarized=2", NULL);
   c = good_cfg(); c.method = EKOC_METHOD_COUNT;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_METHOD, "method=8", NULL);
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_METHOD, "method=9", NULL);
   c = good_cfg(); c.method = -1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_METHOD, "method=-1", NULL);
   c = good_cfg(); c.ev_op_iterations = 0;
@@ -1030,7 +1030,7 @@ static void test_compute_request_controls(void **state) {
   size_t k;
   (void)state;
   COMPUTE_FAILS(rq.method = -1, EKOC_ERR_INVALID_METHOD, "request.method=-1", NULL);
-  COMPUTE_FAILS(rq.method = EKOC_METHOD_COUNT, EKOC_ERR_INVALID_METHOD, "request.method=8", NULL);
+  COMPUTE_FAILS(rq.method = EKOC_METHOD_COUNT, EKOC_ERR_INVALID_METHOD, "request.method=9", NULL);
   COMPUTE_FAILS(rq.method = 12345, EKOC_ERR_INVALID_METHOD, "request.method=12345", NULL);
   /* absurd iteration counts */
   COMPUTE_FAILS(rq.ev_op_iterations = 0, EKOC_ERR_INVALID_ITERATIONS, "request.ev_op_iterations=0", NULL);

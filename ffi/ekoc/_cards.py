@@ -29,6 +29,7 @@ METHODS = {
     "ordered-truncated": 5,
     "decompose-exact": 6,
     "decompose-expanded": 7,
+    "ordered-exact": 8,  # ekoc's own (include/ekoc.h): eko's cards do not have it
 }
 SV_NONE, SV_EXPONENTIATED, SV_EXPANDED = 0, 1, 2
 SV_MODES = {None: SV_NONE, "exponentiated": SV_EXPONENTIATED, "expanded": SV_EXPANDED}

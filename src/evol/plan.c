@@ -22,7 +22,7 @@ static void setup_fill(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_req
   s->xif2 = th->xif * th->xif;
   s->sv_mode = th->xif == 1.0 ? EKOC_SV_NONE : rq->sv_mode;
   s->coupling_exact = rq->method == EKOC_METHOD_ITERATE_EXACT || rq->method == EKOC_METHOD_DECOMPOSE_EXACT ||
-                      rq->method == EKOC_METHOD_PERTURBATIVE_EXACT;
+                      rq->method == EKOC_METHOD_PERTURBATIVE_EXACT || rq->method == EKOC_METHOD_ORDERED_EXACT;
   s->matching_order = th->matching_order < 0 ? th->order - 1 : th->matching_order;
   s->walls[0] = 0.0;
   for (h = 0; h < 3; ++h) {
