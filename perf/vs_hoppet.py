@@ -30,8 +30,15 @@ time interpolated on each code's accuracy-vs-time front (log-log).
 
 usage: EKOC_LIB=build/libekoc.so python3 perf/vs_hoppet.py [--cases nnlo_vfns,...]
            [--hoppet 0.2:-6,0.1:-6,...] [--ekoc 60:4:1e-5:10,...] [--ref-dy 0.025]
-Settings: HOPPET dy:order, ekoc nx:degree:epsrel:iterations (lambert grid
-from 1e-7, batch backend; append :adaptive for the adaptive backend).
+           [--physics eko|exact] [--ekoc-ref k0.1:6:1e-8:16:batch:oe]
+Settings: HOPPET dy:order, ekoc grid:degree:epsrel:iterations[:backend[:method]]
+with grid N (lambert grid of N points from 1e-7) or kDZ (the read-out x on the
+grid, steps <= DZ in ln(x/(1-x)), dense toward 1, as perf/lha.c's converged
+grid), backend batch (default) or adaptive, method ie (iterate-exact, default)
+or oe (ordered-exact). --physics eko (default) runs HOPPET with eko's NNLO
+choices (parametrised splitting functions, exact threshold terms), so that the
+codes solve the same equations up to eko's P_ns^(2)+ constant (perf/STATS.md);
+--ekoc-ref measures each code against its own converged run.
 Exits 0 with a message when hoppet is not installed (pip install hoppet).
 """
 import argparse
@@ -113,10 +120,14 @@ class quiet_fd1:
         os.close(self.saved)
 
 
+HOPPET_PHYSICS = {"eko": (True, False), "exact": (True, True)}  # SetExactDGLAP(threshold, splitting)
+PHYSICS = "eko"
+
+
 def run_hoppet(case, dy, order):
     """(init_s, evolve_s, values[Q2, x, combo]) of one HOPPET evolution."""
     nloop, vfns = CASES[case]
-    hoppet.SetExactDGLAP(True, True)
+    hoppet.SetExactDGLAP(*HOPPET_PHYSICS[PHYSICS])
     if vfns:
         hoppet.SetPoleMassVFN(MC_HOPPET, MASSES[1], MASSES[2])
     else:
@@ -137,7 +148,28 @@ def run_hoppet(case, dy, order):
     return t1 - t0, t2 - t1, vals
 
 
-def ekoc_cards(case, xgrid, degree, iterations):
+METHODS = {"ie": "iterate-exact", "oe": "ordered-exact"}
+
+
+def knots_grid(dz):
+    """Every read-out x on the grid, between neighbours equal steps of at most
+    dz in ln(x/(1-x)) (log-spaced at small x, geometric in 1-x toward 1), up to
+    0.99, then 1 (as perf/lha.c's converged grid, with this script's x)."""
+    knots = list(XS) + [0.99]
+    z = [math.log(k / (1 - k)) for k in knots]
+    out = []
+    for a, b, za, zb in zip(knots, knots[1:], z, z[1:]):
+        steps = max(1, math.ceil((zb - za) / dz - 0.3))
+        out += [a] + [1 / (1 + math.exp(-(za + (zb - za) * q / steps))) for q in range(1, steps)]
+    return np.array(out + [0.99, 1.0])
+
+
+def ekoc_grid(spec):
+    """'N': lambert grid of N points from 1e-7; 'kDZ': knots_grid(DZ)."""
+    return knots_grid(float(spec[1:])) if spec.startswith("k") else ekoc.lambert_grid(int(spec), 1e-7)
+
+
+def ekoc_cards(case, xgrid, degree, iterations, method="iterate-exact"):
     order, vfns = CASES[case]
     nf0 = 3 if vfns else 4
     theory = dict(
@@ -152,7 +184,7 @@ def ekoc_cards(case, xgrid, degree, iterations):
 
     operator = dict(
         init=[SQRT2, nf0], mugrid=[[math.sqrt(q2), nf_at(q2)] for q2 in Q2S], xgrid=list(map(float, xgrid)),
-        configs=dict(evolution_method="iterate-exact", ev_op_max_order=[10, 0], ev_op_iterations=iterations,
+        configs=dict(evolution_method=method, ev_op_max_order=[10, 0], ev_op_iterations=iterations,
                      scvar_method=None, inversion_method=None, interpolation_polynomial_degree=degree,
                      interpolation_is_log=True, polarized=False, time_like=False, n_integration_cores=1),
         debug=dict(skip_singlet=False, skip_non_singlet=False))
@@ -176,10 +208,11 @@ def interp_weights(xgrid, degree):
     return w
 
 
-def run_ekoc(case, nx, degree, epsrel, iterations, backend):
+def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie"):
     """(cold_s, warm_s, failures, values[Q2, x, combo]); warm_s is None off the batch backend."""
-    xgrid = ekoc.lambert_grid(nx, 1e-7)
-    theory, operator = ekoc_cards(case, xgrid, degree, iterations)
+    xgrid = ekoc_grid(grid)
+    nx = len(xgrid)
+    theory, operator = ekoc_cards(case, xgrid, degree, iterations, METHODS[method])
     f0 = np.zeros((14, nx))
     xf0 = toy_xf(xgrid)
     for k, p in enumerate(PIDS):
@@ -203,8 +236,13 @@ def run_ekoc(case, nx, degree, epsrel, iterations, backend):
     return times[0], (times[1] if len(times) > 1 else None), sol.failures, vals
 
 
+SKIP = ()  # combinations left out of the comparison (--skip)
+
+
 def deviations(vals, ref, tiny):
     mask = np.abs(ref) >= tiny
+    for c in SKIP:
+        mask[:, :, COMBOS.index(c)] = False
     rel = np.abs(vals - ref)[mask] / np.abs(ref)[mask]
     at = np.argwhere(mask)[int(np.argmax(rel))]
     where = f"{COMBOS[at[2]]}@x={XS[at[1]]:g},Q2={Q2S[at[0]]:g}"
@@ -244,16 +282,30 @@ def main():
     ap.add_argument("--ref-order", type=int, default=-6)
     ap.add_argument("--tiny", type=float, default=1e-7, help="points with |x f_ref| below this are skipped")
     ap.add_argument("--target", type=float, default=1e-6)
+    ap.add_argument("--physics", default="eko", choices=sorted(HOPPET_PHYSICS),
+                    help="HOPPET's NNLO: 'eko' = parametrised splitting functions and exact threshold terms "
+                         "(eko's and ekoc's choice), 'exact' = both exact")
+    ap.add_argument("--ekoc-ref", default="",
+                    help="an ekoc setting (same syntax as --ekoc) as ekoc's own reference: ekoc's accuracy is then "
+                         "measured against it, HOPPET's against HOPPET's, and the two references are compared")
+    ap.add_argument("--skip", default="",
+                    help="combinations to leave out, e.g. 'L-,L+' (the ones eko's P_ns^(2)+ constant moves most)")
     a = ap.parse_args()
+    global PHYSICS, SKIP
+    PHYSICS = a.physics
+    SKIP = tuple(c for c in a.skip.split(",") if c)
 
     hsets = [(float(d), int(o)) for d, o in (s.split(":") for s in a.hoppet.split(","))]
-    esets = []
-    for s in a.ekoc.split(","):
+    def parse_ekoc(s):
         f = s.split(":")
-        esets.append((int(f[0]), int(f[1]), float(f[2]), int(f[3]), f[4] if len(f) > 4 else "batch"))
+        return (f[0], int(f[1]), float(f[2]), int(f[3]), f[4] if len(f) > 4 else "batch", f[5] if len(f) > 5 else "ie")
+
+    esets = [parse_ekoc(s) for s in a.ekoc.split(",")]
+    eref = parse_ekoc(a.ekoc_ref) if a.ekoc_ref else None
     cases = a.cases.split(",")
     print(f"# vs_hoppet: hoppet {getattr(hoppet, '__version__', '2.3.0')}, ekoc {ekoc.library_path()}")
-    print(f"# {len(XS)} x in [1e-7, 0.9], Q2 = {Q2S}, combos {COMBOS}, |x f_ref| >= {a.tiny:g}")
+    print(f"# {len(XS)} x in [1e-7, 0.9], Q2 = {Q2S}, combos {COMBOS}, |x f_ref| >= {a.tiny:g}, "
+          f"HOPPET physics {PHYSICS}, skipped {SKIP or 'none'}")
     summary = {}
     for ic, case in enumerate(cases):
         hs, es = hsets, esets
@@ -266,6 +318,12 @@ def main():
         print(f"\n## {case}: reference HOPPET dy={a.ref_dy:g} order={a.ref_order} (init {ri:.2f} s, evolve "
               f"{rv:.2f} s); self-consistency vs dy={2 * a.ref_dy:g}: worst {cw:.2e} ({cwhere}) median {cm:.2e}; "
               f"{npts} points ({time.process_time() - t_ref:.0f} s)")
+        eref_vals = None
+        if eref:
+            _, _, rfails, eref_vals = run_ekoc(case, *eref)
+            w, m, where, _ = deviations(eref_vals, ref, a.tiny)
+            print(f"ekoc reference {eref} ({rfails} failures) vs HOPPET reference: worst {w:.2e} ({where}) "
+                  f"median {m:.2e}: the difference of the two codes' physics and numerics at convergence")
         print(f"| code | setting | worst | median | worst at | CPU s (HOPPET init+evolve / ekoc cold) "
               f"| CPU s (HOPPET evolve / ekoc warm) | failures |")
         print("|---|---|---:|---:|---|---:|---:|---:|")
@@ -279,11 +337,12 @@ def main():
             hp.append((ti + tv, tv, w))
             print(f"| HOPPET | dy={dy:g} order={order} | {w:.2e} | {m:.2e} | {where} | {ti + tv:.3f} "
                   f"({ti:.3f}+{tv:.3f}) | {tv:.3f} | - |", flush=True)
-        for nx, deg, eps, it, backend in es:
-            tc, tw, fails, v = run_ekoc(case, nx, deg, eps, it, backend)
-            w, m, where, _ = deviations(v, ref, a.tiny)
+        for grid, deg, eps, it, backend, method in es:
+            tc, tw, fails, v = run_ekoc(case, grid, deg, eps, it, backend, method)
+            w, m, where, _ = deviations(v, ref if eref_vals is None else eref_vals, a.tiny)
             ep.append((tc, tw, w))
-            name = f"lambert {nx} deg {deg} epsrel {eps:g} it {it}" + ("" if backend == "batch" else f" {backend}")
+            gname = f"knots dz {grid[1:]} ({len(ekoc_grid(grid))} pts)" if grid.startswith("k") else f"lambert {grid}"
+            name = f"{gname} deg {deg} epsrel {eps:g} {METHODS[method]} {it}" + ("" if backend == "batch" else f" {backend}")
             print(f"| ekoc | {name} | {w:.2e} | {m:.2e} | {where} | {tc:.3f} | {fmt(tw, '.3f')} | {fails} |",
                   flush=True)
         summary[case] = (hp, ep)
