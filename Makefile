@@ -213,10 +213,10 @@ check-asan: | $(DEPS_OK)
 	$(SAN_ENV) $(SAN_BUILD)/perf/lha --quiet --threads 2 --parts $(LHA_ASAN_PARTS)
 	@echo "check-asan: no ASan/UBSan finding"
 
-# test_operator (~10 s of CPU natively, ~8 min under memcheck) and test_batch_engine
-# (8 s natively, random cards against a dense reference) run
-# under ASan (check-asan) instead.
-VALGRIND_SKIP  ?= test_operator test_batch_engine
+# test_operator (~10 s of CPU natively, ~8 min under memcheck), test_batch_engine
+# (4 s natively) and test_engine_property (~35 s natively: random cards against
+# dense references) run under ASan (check-asan) instead.
+VALGRIND_SKIP  ?= test_operator test_batch_engine test_engine_property
 VALGRIND_TESTS := $(filter-out $(VALGRIND_SKIP:%=$(BUILD)/tests/%),$(TEST_BIN))
 
 check-valgrind: $(VALGRIND_TESTS) $(BUILD)/perf/lha
