@@ -211,18 +211,22 @@ size_t ekoc_operator_nx(const ekoc_operator *op);
 /* The target scale and flavour number of target i. */
 int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t *nf);
 /* Number of integrals (one per entry of each computed part: evolution
- * segments and matchings, before composition) whose adaptive quadrature
- * missed its tolerance (GSL's status was not GSL_SUCCESS: subdivision limit,
- * roundoff, ...). Such an entry keeps GSL's value and error estimate, which
- * then propagate into the targets' errors; ekoc_operator_failed_flavor says
- * which target entries they reach. 0 for NULL. */
+ * segments and matchings, before composition) that missed their tolerance
+ * (epsabs, epsrel): on the adaptive backend GSL's status was not GSL_SUCCESS
+ * (subdivision limit, roundoff, ...) or its estimate, checked against the
+ * 21-point rule on the halves of every final interval, is above the
+ * tolerance; on the batch/gpu backends the engine's estimate after
+ * refinement is (docs/physics.md §3). Such an entry keeps its value and
+ * stated error, which then propagate into the targets' errors;
+ * ekoc_operator_failed_flavor says which target entries they reach. 0 for
+ * NULL. */
 size_t ekoc_operator_failures(const ekoc_operator *op);
 
 /* Which entries of target i's operator depend on an integral that missed its
  * tolerance: flags (may be NULL) gets the (14, nx, 14, nx) layout of
  * ekoc_operator_flavor, 1 where some failed part entry reaches the entry
  * through a non-zero product along the path (so its value and error rest on
- * GSL's estimate of a failed integral), 0 elsewhere; *n_flagged (may be
+ * the estimate of a failed integral), 0 elsewhere; *n_flagged (may be
  * NULL, not both) the number of 1s. All 0 when ekoc_operator_failures is 0.
  * len = 196*nx*nx when flags is given. Errors (outputs untouched):
  * EKOC_ERR_NULL_POINTER, EKOC_ERR_INVALID_ARGUMENT (i), EKOC_ERR_BUFFER_TOO_SMALL,
