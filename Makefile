@@ -180,6 +180,7 @@ uninstall-python:
 	$(INSTALL_ENV) bash scripts/install.sh uninstall-python
 
 # ---- benchmark -----------------------------------------------------------------
+$(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h
 $(BUILD)/perf/%: perf/%.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)
