@@ -31,7 +31,7 @@ static const lha_exception_rule lha_exception_rules[] = {
     /* NNLO L_m = dbar - ubar at large x: eko's parametrised P_ns^(2)+ (and so ekoc's) has -173.924
      * for the nf delta(1-x) constant, the codes that made the tables -173.927; a shift of
      * gamma_ns^(2)+ by -0.003 nf at every N, amplified in L_m ~ (V3 - T3)/2 by T3/(2 L_m) ~ 600 at
-     * x = 0.7 and ~2e4 at x = 0.9: -3.1e-4 and -9.5e-3, the whole deviation (docs/physics.md §12). */
+     * x = 0.7 and ~2e4 at x = 0.9: -3.1e-4 and -9.5e-3, the whole deviation (docs/physics.md §12.9). */
     {14, 0, "L_m", 0.5, 1.0, "NNLO P_ns^(2)+: eko's nf delta(1-x) constant -173.924, the tables' -173.927"},
     {15, 0, "L_m", 0.5, 1.0, "NNLO P_ns^(2)+: eko's nf delta(1-x) constant -173.924, the tables' -173.927"},
     /* The same constant in the other ns+ combinations (T8, T15, T24) that L_p = 2(ubar + dbar) needs
@@ -39,7 +39,7 @@ static const lha_exception_rule lha_exception_rules[] = {
      * separately decomposed. */
     {14, 0, "L_p", 0.7, 1.0, "NNLO P_ns^(2)+ constant (as L_m), in T8/T15/T24"},
     {15, 0, "L_p", 0.7, 1.0, "NNLO P_ns^(2)+ constant (as L_m), in T8/T15/T24"},
-    /* NLO L_m at x = 0.9: eko's (and ekoc's) NLO non-singlet uses a 7-term fit of g3(N) (the Mellin
+    /* NLO L_m at x = 0.9 (docs/physics.md §12.9): eko's (and ekoc's) NLO non-singlet uses a 7-term fit of g3(N) (the Mellin
      * transform of Li2(x)/(1+x)), off by ~1e-7 at N ~ 10-100; it enters gamma_ns^(1)+ and - with
      * opposite signs, and gamma+ - gamma- multiplies V3 = u_v - d_v, ~1e4 times L_m at x = 0.9. An
      * N-space inversion with the exact g3 moves NLO FFNS L_m(0.9) by -5.834e-5, ekoc's 8.92333e-9 to
