@@ -34,6 +34,8 @@ from nnpdf_cards import PIDS
 CONVERGED_FRACTION = 0.1
 #: the PDF cut, relative to the largest |x f| of each target
 PDF_CUT = 1e-8
+#: a PDF point is well conditioned when the terms summing to it are at most this times |f|
+COND_LIMIT = 100.0
 #: an entry is "beyond" its stated error when off the reference by more than this many times it
 K_STATED = 10.0
 #: absolute floor of the "beyond" test (rounding of entries of order 1)
@@ -47,15 +49,31 @@ def release(target) -> None:
     target._op = target._err = target._failed = None
 
 
-def pdf_deviation(test: np.ndarray, ref: np.ndarray, xgrid, q2s) -> dict:
-    """Largest and median relative deviation of evolved PDFs (T, 14, nx)."""
+def pdf_deviation(test: np.ndarray, ref: np.ndarray, xgrid, q2s, cond: np.ndarray | None = None) -> dict:
+    """Largest and median relative deviation of evolved PDFs (T, 14, nx).
+
+    cond (same shape): sum_j |O_kj f0_j| of the reference, the size of the
+    terms that cancel into f(x_k). Where cond >> |f| (a b quark just above
+    its threshold at x ~ 1e-8: -5e6 out of terms of 1e13) no quadrature gives
+    a small relative deviation, so the deviation is also reported relative
+    to cond, and relative to |f| at the well-conditioned points only
+    (cond <= COND_LIMIT |f|)."""
     x = np.asarray(xgrid, dtype=float)
     xf = np.abs(ref) * x
     mask = xf > PDF_CUT * xf.max(axis=(1, 2), keepdims=True)
-    rel = np.where(mask, np.abs(test - ref) / np.where(mask, np.abs(ref), 1.0), 0.0)
+    dev = np.abs(test - ref)
+    rel = np.where(mask, dev / np.where(mask, np.abs(ref), 1.0), 0.0)
     t, p, k = np.unravel_index(int(np.argmax(rel)), rel.shape)
-    return {"max_rel": float(rel.max()), "median_rel": float(np.median(rel[mask])), "points": int(mask.sum()),
-            "where": f"pid {PIDS[p]} x={x[k]:.3g} Q2={q2s[t]:.4g}"}
+    out = {"max_rel": float(rel.max()), "median_rel": float(np.median(rel[mask])), "points": int(mask.sum()),
+           "where": f"pid {PIDS[p]} x={x[k]:.3g} Q2={q2s[t]:.4g}"}
+    if cond is not None:
+        good = mask & (cond <= COND_LIMIT * np.abs(ref))
+        rel_good = np.where(good, rel, 0.0)
+        t, p, k = np.unravel_index(int(np.argmax(rel_good)), rel.shape)
+        out.update(max_rel_conditioned=float(rel_good.max()), conditioned_points=int(good.sum()),
+                   where_conditioned=f"pid {PIDS[p]} x={x[k]:.3g} Q2={q2s[t]:.4g}",
+                   max_dev_over_cond=float(np.where(mask, dev / np.where(mask, cond, 1.0), 0.0).max()))
+    return out
 
 
 def _where(index, xgrid, q2, values) -> str:
@@ -136,6 +154,17 @@ def _evolve(sol, f0) -> np.ndarray:
     return np.array([sol[ep].apply(f0) for ep in sol])
 
 
+def _condition(sol, f0) -> np.ndarray:
+    """sum_j |O_kj| |f0_j| per target (see pdf_deviation)."""
+    nx = f0.shape[-1]
+    out = []
+    for ep in sol:
+        t = sol[ep]
+        out.append((np.abs(t.operator).reshape(14 * nx, 14 * nx) @ np.abs(f0).reshape(-1)).reshape(14, nx))
+        release(t)
+    return np.array(out)
+
+
 def _compare(sol, ref, targets, bounds, tolerance, xgrid) -> EntryTally:
     """The entry tally of `sol` against `ref` over the targets (bounds: the
     reference's difference_bound per target, or None: judge every entry)."""
@@ -158,6 +187,7 @@ def accuracy_report(th, op, xgrid, f0, reference, convergence, others, threads, 
     targets = list(ref)
     q2s = [ep[0] for ep in targets]
     f_ref = _evolve(ref, f0)
+    cond = _condition(ref, f0)
     out = {"reference": {"backend": reference[0], **reference[1], "wall_s": ref_s, "failures": ref.failures}}
     conv, conv_s = _solve(th, op, *convergence, threads)
     bounds, unconverged = [], 0
@@ -167,7 +197,7 @@ def accuracy_report(th, op, xgrid, f0, reference, convergence, others, threads, 
         unconverged += int((np.abs(r.operator - c.operator) > CONVERGED_FRACTION * np.maximum(
             tolerance["epsabs"], tolerance["epsrel"] * np.abs(r.operator))).sum())
     out["convergence"] = {"backend": convergence[0], **convergence[1], "wall_s": conv_s, "failures": conv.failures,
-                          "pdf": pdf_deviation(_evolve(conv, f0), f_ref, xgrid, q2s),
+                          "pdf": pdf_deviation(_evolve(conv, f0), f_ref, xgrid, q2s, cond),
                           "entries_not_converged": unconverged,
                           "entries": _compare(conv, ref, targets, None, tolerance, xgrid).result()}
     del conv
@@ -175,11 +205,11 @@ def accuracy_report(th, op, xgrid, f0, reference, convergence, others, threads, 
     for backend, options in others:
         sol, wall = _solve(th, op, backend, options, threads)
         out["tested"].append({"backend": backend, **options, "wall_s": wall, "failures": sol.failures,
-                              "pdf": pdf_deviation(_evolve(sol, f0), f_ref, xgrid, q2s),
+                              "pdf": pdf_deviation(_evolve(sol, f0), f_ref, xgrid, q2s, cond),
                               "entries": _compare(sol, ref, targets, bounds, tolerance, xgrid).result()})
         del sol
     if npz:
-        np.savez(npz, evolved=f_ref, xgrid=xgrid, q2=np.array(q2s))
+        np.savez(npz, evolved=f_ref, xgrid=xgrid, q2=np.array(q2s), cond=cond)
     return out
 
 
@@ -193,6 +223,7 @@ def accuracy_lines(name: str, res: dict) -> list[str]:
     ref, conv = res["reference"], res["convergence"]
     lines = [f"nnpdf: {name} reference {_settings(ref)} wall_s={ref['wall_s']:.1f} failures={ref['failures']}; "
              f"vs {_settings(conv)}: pdf max_rel_dev={conv['pdf']['max_rel']:.2e} "
+             f"(well-conditioned {conv['pdf']['max_rel_conditioned']:.2e}, /cond {conv['pdf']['max_dev_over_cond']:.1e}) "
              f"entries max_dev/max={conv['entries']['max_entry_dev_over_max_entry']:.1e} "
              f"unconverged_entries={conv['entries_not_converged']}/{conv['entries']['entries']}"]
     for t in res["tested"]:
@@ -200,7 +231,9 @@ def accuracy_lines(name: str, res: dict) -> list[str]:
         lines.append(
             f"nnpdf: {name} accuracy {_settings(t)} wall_s={t['wall_s']:.2f} failures={t['failures']} "
             f"flagged={e['flagged']} pdf max_rel_dev={t['pdf']['max_rel']:.2e} at {t['pdf']['where']} "
-            f"median={t['pdf']['median_rel']:.1e} | entries off_tol={e['off']} flagged={e['off_flagged']} "
+            f"median={t['pdf']['median_rel']:.1e} well-conditioned={t['pdf']['max_rel_conditioned']:.2e} at "
+            f"{t['pdf']['where_conditioned']} ({t['pdf']['conditioned_points']}/{t['pdf']['points']} points) "
+            f"/cond={t['pdf']['max_dev_over_cond']:.1e} | entries off_tol={e['off']} flagged={e['off_flagged']} "
             f"silent={e['off_silent']} unjudged={e['off_unjudged']} worst_silent={e['worst_off_silent']:.3g}x_tol "
             f"({e['worst_off_silent_at']}) | beyond_{K_STATED:g}x_stated={e['beyond']} flagged={e['beyond_flagged']} "
             f"silent={e['beyond_silent']} unjudged={e['beyond_unjudged']} "

@@ -263,14 +263,16 @@ def step_eko(name: str, a, report: dict, tmp: pathlib.Path) -> None:
     if ref_npz.exists():
         ref = np.load(ref_npz)
         mine = np.load(tmp / f"{name}_eko.npz")
-        row["eko_vs_reference"] = checks.pdf_deviation(mine["evolved"], ref["evolved"], ref["xgrid"], ref["q2"])
+        row["eko_vs_reference"] = checks.pdf_deviation(mine["evolved"], ref["evolved"], ref["xgrid"], ref["q2"],
+                                                       ref["cond"])
     report.setdefault(name, {})["eko"] = row
     dev = row.get("eko_vs_reference", {})
     print(f"nnpdf: {name} eko n_integration_cores={a.threads} pairs={len(pairs)} "
           f"eko_median_s={row['eko_median_s']:.2f} ekoc_batch_median_s={row['ekoc_median_s']:.3f} "
           f"paired_ratio={row['median_ratio']:.0f} eko_rss_mb={row['eko_rss_mb']:.0f}"
           f"+children {row['eko_children_rss_mb']:.0f} "
-          f"eko_pdf_max_rel_dev={dev.get('max_rel', float('nan')):.2e} at {dev.get('where', '-')}")
+          f"eko_pdf_max_rel_dev={dev.get('max_rel', float('nan')):.2e} at {dev.get('where', '-')} "
+          f"(well-conditioned {dev.get('max_rel_conditioned', float('nan')):.2e})")
 
 
 # -------------------------------------------------------------------- main
