@@ -223,7 +223,8 @@ def accuracy_lines(name: str, res: dict) -> list[str]:
     ref, conv = res["reference"], res["convergence"]
     lines = [f"nnpdf: {name} reference {_settings(ref)} wall_s={ref['wall_s']:.1f} failures={ref['failures']}; "
              f"vs {_settings(conv)}: pdf max_rel_dev={conv['pdf']['max_rel']:.2e} "
-             f"(well-conditioned {conv['pdf']['max_rel_conditioned']:.2e}, /cond {conv['pdf']['max_dev_over_cond']:.1e}) "
+             f"(well-conditioned {conv['pdf']['max_rel_conditioned']:.2e}, "
+             f"/cond {conv['pdf']['max_dev_over_cond']:.1e}) "
              f"entries max_dev/max={conv['entries']['max_entry_dev_over_max_entry']:.1e} "
              f"unconverged_entries={conv['entries_not_converged']}/{conv['entries']['entries']}"]
     for t in res["tested"]:

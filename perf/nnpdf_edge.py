@@ -120,7 +120,8 @@ def analyse(theory: dict, xgrid, eko_operator: np.ndarray, threads: int = 2) -> 
     for j in range(nx):
         ek, ad = row_eko[j], ours["adaptive"][b, ROW, b, j]
         if abs(ek) > 1e-8 * scale and abs(ek - ad) > 1e-2 * abs(ek):
-            entries.append({"j": j, "x_in": float(x[j]), "ekoc": float(ad), "ekoc_tight": float(ours["adaptive_tight"][b, ROW, b, j]),
+            entries.append({"j": j, "x_in": float(x[j]), "ekoc": float(ad),
+                            "ekoc_tight": float(ours["adaptive_tight"][b, ROW, b, j]),
                             "eko": float(ek), "ekoc_plus_eko_identity_error": float(predicted[b, ROW, b, j])})
     rows = slice(0, ROWS)
     listed = [e["j"] for e in entries]
@@ -153,7 +154,8 @@ def lines(res: dict) -> list[str]:
            f"{res['listed_max_rel_eko_vs_prediction']:.1e} (relative, per entry)",
            f"nnpdf: issue17 edge "
            f"rows x_0..x_{ROWS - 1} (largest |entry| {res['bb_scale']:.3g}, deviations relative to it): "
-           f"eko vs ekoc {res['eko_vs_ekoc_bb']:.2e}, ekoc vs its epsrel-1e-10 run {res['ekoc_vs_tight_bb']:.1e}; eko's matching identity off delta by up to "
+           f"eko vs ekoc {res['eko_vs_ekoc_bb']:.2e}, ekoc vs its epsrel-1e-10 run {res['ekoc_vs_tight_bb']:.1e}; "
+           f"eko's matching identity off delta by up to "
            f"{res['identity_max_off_delta']:.2e} at x_k={res['identity_off_delta_at']:.3g} (ns path; singlet path "
            f"{res['identity_singlet_max_off_delta']:.2e}), "
            f"uncut and tight {res['identity_uncut_max_off_delta']:.1e}; ekoc + eko's identity error vs eko: "
