@@ -19,6 +19,8 @@ import time
 
 import numpy as np
 
+from lha_toy import toy_xf  # perf/ is this script's folder
+
 try:
     import eko
     from eko import interpolation
@@ -76,17 +78,6 @@ def cards(order, vfns, rho):
     return runcards.TheoryCard.from_dict(theory), runcards.OperatorCard.from_dict(operator)
 
 
-def toy_pdf(x):
-    """LHA toy PDFs at mu_0^2 (x f), hep-ph/0204316 eqs. 31-32, by PDG id."""
-    xuv = 5.107200 * x**0.8 * (1 - x) ** 3
-    xdv = 3.064320 * x**0.8 * (1 - x) ** 4
-    xg = 1.7 * x**-0.1 * (1 - x) ** 5
-    xdbar = 0.1939875 * x**-0.1 * (1 - x) ** 6
-    xubar = (1 - x) * xdbar
-    xs = 0.2 * (xubar + xdbar)
-    return {2: xuv + xubar, -2: xubar, 1: xdv + xdbar, -1: xdbar, 3: xs, -3: xs, 21: xg}
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parts", default="14/2,14/3,15/2,15/3")
@@ -117,7 +108,7 @@ def main():
         for i, pid in enumerate(PIDS):
             for j, x in enumerate(xgrid):
                 if x < 1.0:
-                    fin[i, j] = toy_pdf(x).get(pid, 0.0) / x
+                    fin[i, j] = toy_xf(x).get(pid, 0.0) / x
         fout = np.einsum("aibj,bj->ai", opv, fin)
         disp = interpolation.InterpolatorDispatcher(xgrid, 4, True)
         rot = disp.get_interpolation(PRINT_X)

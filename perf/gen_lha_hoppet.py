@@ -64,6 +64,8 @@ import sys
 import tempfile
 import time
 
+from lha_toy import toy_xf  # perf/ is this script's folder
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SQRT2 = math.sqrt(2.0)
 # thresholds a hair above the scales where the LHA starts a segment
@@ -99,15 +101,13 @@ def labels_of(table):
 I_TB, I_BB, I_CB, I_SB, I_UB, I_DB, I_G, I_D, I_U, I_S, I_C, I_B, I_T = range(13)
 
 
-def toy_xf(x, Q=None):
-    """The LHA toy PDFs at mu_0 (x f, HOPPET order), docs/physics.md §9.1."""
-    uv = 5.107200 * x**0.8 * (1.0 - x) ** 3
-    dv = 3.064320 * x**0.8 * (1.0 - x) ** 4
-    g = 1.7 * x**-0.1 * (1.0 - x) ** 5
-    dbar = 0.1939875 * x**-0.1 * (1.0 - x) ** 6
-    ubar = (1.0 - x) * dbar
-    s = 0.2 * (ubar + dbar)
-    return [0.0, 0.0, 0.0, s, ubar, dbar, g, dv + dbar, uv + ubar, s, 0.0, 0.0, 0.0]
+HOPPET_PIDS = (-6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)  # the 13 entries' PDG ids
+
+
+def hoppet_toy_xf(x, Q=None):
+    """The LHA toy PDFs at mu_0 (x f, HOPPET order; perf/lha_toy.py)."""
+    xf = toy_xf(x)
+    return [xf.get(p, 0.0) for p in HOPPET_PIDS]
 
 
 def combinations(xf):
@@ -219,7 +219,7 @@ def worker(spec_path):
     else:
         def pdf_in(x, Q):
             requested.add(x)
-            return toy_xf(x)
+            return hoppet_toy_xf(x)
     alpha, q_alpha = spec["alpha"], spec["q_alpha"]
     hoppet.Evolve(alpha, q_alpha, nloop, mu_r, pdf_in, q_lo)
     t2 = time.process_time()

@@ -30,6 +30,8 @@ import pathlib
 
 import numpy as np
 
+from lha_toy import toy_xf  # perf/, on the path of the scripts that import this module
+
 #: the optional packages this module needs (PyPI names -> import names)
 DEPENDENCIES = {"nnpdf-data": "nnpdf_data", "pineko": "pineko", "eko": "eko"}
 
@@ -131,13 +133,7 @@ def toy_pdf(xgrid) -> np.ndarray:
     values f(x) (not x f) on the grid, shape (14, nx) in PIDS order; used here
     only as smooth test input at the theory's Q0 (charm, bottom, top zero)."""
     x = np.asarray(xgrid, dtype=float)
-    xuv = 5.107200 * x**0.8 * (1 - x) ** 3
-    xdv = 3.064320 * x**0.8 * (1 - x) ** 4
-    xg = 1.7 * x**-0.1 * (1 - x) ** 5
-    xdbar = 0.1939875 * x**-0.1 * (1 - x) ** 6
-    xubar = (1 - x) * xdbar
-    xs = 0.2 * (xubar + xdbar)
-    xf = {21: xg, 1: xdv + xdbar, -1: xdbar, 2: xuv + xubar, -2: xubar, 3: xs, -3: xs}
+    xf = toy_xf(x)
     out = np.zeros((14, len(x)))
     for row, pid in enumerate(PIDS):
         if pid in xf:

@@ -50,6 +50,8 @@ import time
 
 import numpy as np
 
+from lha_toy import toy_xf  # perf/ is this script's folder
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "ffi"))
 os.environ.setdefault("EKOC_LIB", str(REPO / "build" / "libekoc.so"))
@@ -80,17 +82,6 @@ CASES = {"lo_vfns": (1, True), "nlo_vfns": (2, True), "nnlo_vfns": (3, True), "n
 PIDS = (22, -6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)  # ekoc.PIDS
 HOPPET_PIDS = (-6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)  # HOPPET's 13 entries
 YMAX = 16.5  # ln(1/x) reach of HOPPET's grid: x down to 7e-8
-
-
-def toy_xf(x):
-    """LHA toy PDFs at mu0 (x f by PDG id), docs/physics.md §9.1."""
-    uv = 5.107200 * x**0.8 * (1 - x) ** 3
-    dv = 3.064320 * x**0.8 * (1 - x) ** 4
-    g = 1.7 * x**-0.1 * (1 - x) ** 5
-    db = 0.1939875 * x**-0.1 * (1 - x) ** 6
-    ub = (1 - x) * db
-    s = 0.2 * (ub + db)
-    return {21: g, 1: dv + db, 2: uv + ub, -1: db, -2: ub, 3: s, -3: s}
 
 
 def combos(xf):
