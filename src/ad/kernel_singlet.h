@@ -53,43 +53,48 @@ EKOC_HD double ekoc_kernel_geom_at(const ekoc_geom_grid *g, int32_t k) {
   return pow(10.0, g->l0 + (double)k * g->step);
 }
 
+/* The two sums of the singlet generator at coupling a: returns
+ * sum_i gamma^(i) a^i and sets *bsum = sum_i beta_i a^(i+1), i < order;
+ * dE/da = (gsum / bsum) E. iterate-exact freezes it at each step's midpoint,
+ * ordered-exact integrates it. */
+EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_sums(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma, double a,
+                                            double *bsum) {
+  double pw = 1.0;
+  ekoc_cmat2 gsum = m2_zero();
+  int32_t i;
+  *bsum = 0.0;
+  for (i = 0; i < cfg->order; ++i) {
+    gsum = m2_add(gsum, m2_scale(gamma[i], pw));
+    *bsum += cfg->beta[i] * pw * a;
+    pw *= a;
+  }
+  return gsum;
+}
+
+/* The generator A(a) = gsum / bsum of ekoc_kernel_singlet_sums. */
+EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_generator(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma, double a) {
+  double bsum;
+  ekoc_cmat2 gsum = ekoc_kernel_singlet_sums(cfg, gamma, a, &bsum);
+  return m2_scale(gsum, 1.0 / bsum);
+}
+
 /* iterate-exact / iterate-expanded (identical code, docs/physics.md §6.3): product
  * over n geometric steps, later steps on the left, of
  * exp[(a_{k+1}-a_k) sum_i gamma^(i) abar^i / sum_i beta_i abar^(i+1)],
  * abar the arithmetic midpoint. */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_iterate(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
-  int32_t n = cfg->ev_op_iterations, k, i;
+  int32_t n = cfg->ev_op_iterations, k;
   ekoc_cmat2 e = m2_identity();
   double al = cfg->a0;
   ekoc_geom_grid grid = ekoc_kernel_geom_grid(cfg->a0, cfg->a1, n);
   for (k = 1; k <= n; ++k) {
     double ah = ekoc_kernel_geom_at(&grid, k);
-    double amid = (ah + al) / 2.0, da = ah - al;
-    double pw = 1.0, bsum = 0.0;
-    ekoc_cmat2 gsum = m2_zero();
-    for (i = 0; i < cfg->order; ++i) {
-      gsum = m2_add(gsum, m2_scale(gamma[i], pw));
-      bsum += cfg->beta[i] * pw * amid;
-      pw *= amid;
-    }
+    double amid = (ah + al) / 2.0, da = ah - al, bsum;
+    ekoc_cmat2 gsum = ekoc_kernel_singlet_sums(cfg, gamma, amid, &bsum);
     e = m2_mul(m2_exp(m2_scale(gsum, da / bsum)), e);
     al = ah;
   }
   return e;
-}
-
-/* dE/da = A(a) E with A(a) = sum_i gamma^(i) a^i / sum_i beta_i a^(i+1), the
- * generator that iterate-exact freezes at each step's midpoint. */
-EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_generator(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma, double a) {
-  double pw = 1.0, bsum = 0.0;
-  ekoc_cmat2 gsum = m2_zero();
-  int32_t i;
-  for (i = 0; i < cfg->order; ++i) {
-    gsum = m2_add(gsum, m2_scale(gamma[i], pw));
-    bsum += cfg->beta[i] * pw * a;
-    pw *= a;
-  }
-  return m2_scale(gsum, 1.0 / bsum);
 }
 
 /* ordered-exact (an ekoc method, not eko's; docs/physics.md §6.3): the same
