@@ -12,8 +12,8 @@
  * error is the larger of QAGS's and that gap, and the entry is flagged when
  * it misses the tolerance (measured: worst true error 6.7x the stated one,
  * about 1% more flags). The value stays QAGS's (eko's). The check costs 42
- * integrand evaluations per final interval, most of them new nodes: `make
- * lha` (adaptive, eko's settings, 2 shared cores) 8.8 s -> 24 s. */
+ * integrand evaluations per final interval, most of them new nodes, about 3x
+ * the adaptive backend's time (perf/STATS.md). */
 #include <math.h>
 #include <omp.h>
 #include <string.h>
@@ -92,7 +92,7 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
           double gap = adaptive_bisection_gap(&args, ws, v);
           if (args.status != EKOC_OK) return args.status; /* the kernel's message is in place */
           if (gap > err) err = gap;
-          if (!(err <= fmax(s->epsabs, s->epsrel * fabs(v)))) rc = EKOC_ERR_INTEGRATION;
+          if (!(err <= ekoc_quad_tolerance(s->epsabs, s->epsrel, v))) rc = EKOC_ERR_INTEGRATION;
         }
         el->value[k * nx + j] = v + (j == k ? el->subtract : 0.0);
         el->error[k * nx + j] = err;

@@ -249,7 +249,7 @@ static int refine(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_
         rs->qt[i] = fmax(0.0, rs->qt[i] + rs->q[op + i] + rs->q[or_ + i]);
         rs->ft[i] = fmax(0.0, rs->ft[i] + rs->f[op + i] + rs->f[or_ + i]);
         rs->vt[i] += rs->k[op + i] + rs->k[or_ + i];
-        rs->tol[i] = fmax(eng->epsabs, eng->epsrel * fabs(rs->vt[i]));
+        rs->tol[i] = ekoc_quad_tolerance(eng->epsabs, eng->epsrel, rs->vt[i]);
         rs->state[i] = entry_state(rs->qt[i], rs->ft[i], rs->tol[i]);
         any |= rs->state[i] == 1;
       }
@@ -273,7 +273,7 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
       rs->k[i] = rs->vt[i] = v;
       rs->q[i] = rs->qt[i] = ekoc_batch_quad_error(base->diff[e][j], base->ra[i]);
       rs->f[i] = rs->ft[i] = ekoc_batch_round_error(base->ra[i], base->nz[i]);
-      rs->tol[i] = fmax(eng->epsabs, eng->epsrel * fabs(v));
+      rs->tol[i] = ekoc_quad_tolerance(eng->epsabs, eng->epsrel, v);
       rs->state[i] = entry_state(rs->qt[i], rs->ft[i], rs->tol[i]);
       if (k == nx - 1 && j == nx - 1) rs->state[i] = 0; /* eko's corner keeps its initial value */
       any |= rs->state[i] == 1;
@@ -309,7 +309,7 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
                           (int)el->element);
       el->value[k * nx + j] = v;
       el->error[k * nx + j] = err;
-      if (err > fmax(eng->epsabs, eng->epsrel * fabs(rs->vt[i]))) {
+      if (err > ekoc_quad_tolerance(eng->epsabs, eng->epsrel, rs->vt[i])) {
         if (el->failed) el->failed[k * nx + j] = 1;
         ++*n_failed;
       }

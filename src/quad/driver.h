@@ -5,6 +5,7 @@
 #ifndef EKOC_QUAD_DRIVER_H
 #define EKOC_QUAD_DRIVER_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "quad/job.h"
@@ -35,6 +36,12 @@ void ekoc_quad_progress_destroy(ekoc_quad_progress *p);
  * call are serialised by the computation's own lock, without one the count is
  * atomic and nothing waits. */
 int ekoc_quad_progress_row(ekoc_quad_progress *p);
+
+/* The tolerance an entry of value v must meet, as GSL's QAGS defines it:
+ * max(epsabs, epsrel |v|). The drivers flag an entry whose error is above it. */
+static inline double ekoc_quad_tolerance(double epsabs, double epsrel, double v) {
+  return fmax(epsabs, epsrel * fabs(v));
+}
 
 /* Seconds between two polls of the callback inside one long row. */
 #define EKOC_PROGRESS_POLL_S 0.2
