@@ -289,6 +289,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
     for (xi = 0; xi < LHA_NX; ++xi) colmax = fmax(colmax, fabs(col->value[xi]));
     for (xi = 0; xi < LHA_NX; ++xi) {
       double x = lha_print_x[xi], w[NGRID_MAX], f[NB], val, refv = col->value[xi], dev, diff;
+      double h = hoppet_value(r->table, r->part, col->label, xi); /* converged reference, or NAN */
       int counted, within;
       ekoc_interp_eval(interp, x, w, NGRID);
       for (i = 0; i < NB; ++i) {
@@ -304,7 +305,6 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
       st->within_unit += within;
       if (!within) {
         const char *why = lha_exception_reason(r->table, r->part, col->label, x);
-        double h = hoppet_value(r->table, r->part, col->label, xi);
         /* the printed digit itself is off: ekoc within it of the converged HOPPET value, the table not */
         if (!why && isfinite(h) && fabs(val - h) <= col->unit[xi] && fabs(refv - h) > col->unit[xi])
           why = "the table's last digit is off the converged value (HOPPET, perf/lha_hoppet_ref.h)";
@@ -321,18 +321,8 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
       }
       if (!quiet || !within)
         printf("%-5s %-8g % 14.5e % 14.5e %10.2e %s%s  HOPPET % .6e\n", col->label, x, val, refv, dev,
-               within ? "ok" : "OFF", counted ? "" : " (not counted)", hoppet_value(r->table, r->part, col->label, xi));
+               within ? "ok" : "OFF", counted ? "" : " (not counted)", h);
     }
-  }
-  if (getenv("LHA_DEBUG_FAIL") && ekoc_operator_failures(op)) {
-    size_t len = 196 * (size_t)NGRID * NGRID, nfl = 0, q, n = (size_t)NGRID;
-    uint8_t *fl = malloc(len);
-    double *v = malloc(2 * len * sizeof(double));
-    ekoc_operator_failed_flavor(op, 0, fl, len, &nfl);
-    ekoc_operator_flavor(op, 0, v, v + len, len);
-    for (q = 0; q < len; ++q)
-      if (fl[q]) printf("FAIL a=%zu i=%zu(x=%.5g) b=%zu j=%zu(x=%.5g) v=% .3e e=%.3e\n", q / (n * 14 * n), (q / (14 * n)) % n, grid[(q / (14 * n)) % n], (q / n) % 14, q % n, grid[q % n], v[q], v[len + q]);
-    free(fl); free(v);
   }
   if (o->checksum && !print_checksum(r, op, (size_t)NGRID)) printf("checksum %d/%d: FAILED\n", r->table, r->part);
   printf("profile (stage, start ms, end ms):\n");
