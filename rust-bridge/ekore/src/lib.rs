@@ -28,3 +28,5 @@ pub mod ffi;
 pub mod harmonics;
 /// cbindgen:ignore
 pub mod ome;
+/// cbindgen:ignore
+pub mod sums;
