@@ -10,8 +10,27 @@
 //! Every function that needs sums takes a `&SumValues`, so the sums of one N are
 //! computed once and shared by all anomalous dimensions and OMEs at that N, and
 //! tests can feed the values of an independent implementation.
+//!
+//! `SumValues::new` reproduces eko 0.15.7's `ekore.harmonics.cache` (the check,
+//! docs/physics.md §5.5): single sums exactly through polygammas, the nested
+//! sums of weight 3 and 4 through Blümlein's approximate Mellin transforms
+//! g_k ([Bl00], module `mellin_g`) and, for S_{-2,1}, the Pegasus g_3 of
+//! `harmonics`. These are good to about 1e-7..1e-6 relative at integer N, not
+//! to double precision; ekoc keeps them so that N3LO results equal eko's.
+
+mod mellin_g;
+mod polygamma4;
 
 use crate::complex::C64;
+use crate::constants::{EULER_GAMMA, LN2, ZETA2, ZETA3, ZETA4, ZETA5};
+use crate::harmonics::{polygamma_0123, s_minus2_1, PolygammaError};
+use mellin_g::Shifted;
+use polygamma4::psi4;
+
+/// Li_4(1/2) as eko 0.15.7 has it (`eko.constants.li4half`): six digits,
+/// 6.2e-8 below the true 0.5174790616738994. It enters S_{-3,1}, S_{-2,2} and
+/// S_{-2,1,1} as a constant; the eko value is kept so that they equal eko's.
+pub const LI4_HALF_EKO: f64 = 0.517479;
 
 /// The harmonic sums at one N (with N itself).
 #[derive(Clone, Copy, Debug)]
@@ -36,6 +55,93 @@ pub struct SumValues {
     pub s211: C64,
     pub sm211: C64,
     pub sm22: C64,
+}
+
+/// S_1..S_5 at z from psi_0..psi_4 at z + 1 (docs/physics.md §5.4).
+fn sums_from_polygammas(p: &[C64; 4], p4: C64) -> [C64; 5] {
+    [p[0] + EULER_GAMMA, ZETA2 - p[1], ZETA3 + p[2] * 0.5, ZETA4 - p[3] / 6.0, ZETA5 + p4 / 24.0]
+}
+
+impl SumValues {
+    /// All sums at N, alternating ones continued from even N (`is_singlet`,
+    /// eta = +1) or odd N (eta = -1), each equal to eko's
+    /// `ekore.harmonics.cache.get(key, cache, N, is_singlet)`.
+    ///
+    /// The single sums at N, N/2 and (N-1)/2 come from psi_0..psi_4 at
+    /// a = N/2 + 1 and b = N/2 + 1/2 only (Legendre duplication for N + 1 = 2b,
+    /// as `harmonics::Sums`); the nested ones from `mellin_g` at N..N+11.
+    /// Errors at the poles N = 0, -1, -2, ... and where N is not finite.
+    pub fn new(n: C64, is_singlet: bool) -> Result<SumValues, PolygammaError> {
+        if n == C64::ZERO {
+            return Err(PolygammaError::Pole);
+        }
+        let (a, b) = (n * 0.5 + 1.0, n * 0.5 + 0.5);
+        let (pa, pb) = (polygamma_0123(a)?, polygamma_0123(b)?);
+        let (pa4, pb4) = (psi4(a)?, psi4(b)?);
+        // psi_0(2b) = [psi_0(a) + psi_0(b)]/2 + ln 2, psi_k(2b) = 2^{-k-1} [psi_k(a) + psi_k(b)]
+        let p_full = [
+            (pa[0] + pb[0]) * 0.5 + LN2,
+            (pa[1] + pb[1]) * 0.25,
+            (pa[2] + pb[2]) * 0.125,
+            (pa[3] + pb[3]) * 0.0625,
+        ];
+        let full = sums_from_polygammas(&p_full, (pa4 + pb4) * 0.03125);
+        let half = sums_from_polygammas(&pa, pa4); // S_m(N/2)
+        let half_minus = sums_from_polygammas(&pb, pb4); // S_m((N-1)/2)
+        // S_{-m}(N) = 2^{1-m} S_m(N/2 or (N-1)/2) - S_m(N)
+        let from = if is_singlet { &half } else { &half_minus };
+        let mut minus = [C64::ZERO; 5];
+        for m in 0..5 {
+            minus[m] = from[m] * 0.5f64.powi(m as i32) - full[m];
+        }
+        let [s1, s2, s3, s4, s5] = full;
+        let [sm1, sm2, sm3, sm4, sm5] = minus;
+        let eta = if is_singlet { 1.0 } else { -1.0 };
+        let sh = Shifted::new(n, s1, s2, s3);
+
+        let s21 = 2.0 * ZETA3 - mellin_g::g18(&sh);
+        let s2m1 = -eta * mellin_g::g4(&sh, half[0], half_minus[0]) - LN2 * (s2 - sm2) - 0.5 * ZETA2 * sm1
+            + 0.25 * ZETA3
+            - 0.5 * ZETA2 * LN2;
+        let sm21 = s_minus2_1(n, s1, sm1, is_singlet);
+        let sm2m1 = -mellin_g::g19(&sh) + LN2 * (s2 - sm2) - 5.0 / 8.0 * ZETA3;
+        let s31 = 0.5 * mellin_g::g22(&sh) - 0.25 * s4 - 0.25 * s2 * s2 + ZETA2 * s2 - 0.15 * ZETA2 * ZETA2;
+        let ln2_2 = LN2 * LN2;
+        let sm31 = eta * mellin_g::g6(&sh) + ZETA2 * sm2 - ZETA3 * sm1 - 0.6 * ZETA2 * ZETA2
+            + 2.0 * LI4_HALF_EKO
+            + 0.75 * ZETA3 * LN2
+            - 0.5 * ZETA2 * ln2_2
+            + ln2_2 * ln2_2 / 12.0;
+        let sm22 = eta * mellin_g::g5(&sh) - 2.0 * sm31 + 2.0 * ZETA2 * sm2 + 0.075 * ZETA2 * ZETA2;
+        let s211 = 1.2 * ZETA2 * ZETA2 - mellin_g::g21(&sh);
+        let sm211 = -eta * mellin_g::g8(&sh) + ZETA3 * sm1 - LI4_HALF_EKO
+            + 0.125 * ZETA2 * ZETA2
+            + 0.125 * ZETA3 * LN2
+            + 0.25 * ZETA2 * ln2_2
+            - ln2_2 * ln2_2 / 24.0;
+        Ok(SumValues {
+            n,
+            s1,
+            s2,
+            s3,
+            s4,
+            s5,
+            sm1,
+            sm2,
+            sm3,
+            sm4,
+            sm5,
+            s21,
+            s2m1,
+            sm21,
+            sm2m1,
+            s31,
+            sm31,
+            s211,
+            sm211,
+            sm22,
+        })
+    }
 }
 
 /// The positive sums S_1..S_5 at N + shift (shift = 0, 1, 2), from
@@ -106,83 +212,6 @@ pub fn lm1m2(k: u32, s: &SumValues) -> C64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The positive sums from their definition at a positive integer N.
-    fn integer_sums(n: u32) -> SumValues {
-        let mut s = [C64::ZERO; 5];
-        for i in 1..=n {
-            for (k, v) in s.iter_mut().enumerate() {
-                *v += (i as f64).powi(-(k as i32 + 1));
-            }
-        }
-        let z = C64::ZERO;
-        SumValues {
-            n: C64::new(n as f64, 0.0),
-            s1: s[0],
-            s2: s[1],
-            s3: s[2],
-            s4: s[3],
-            s5: s[4],
-            sm1: z,
-            sm2: z,
-            sm3: z,
-            sm4: z,
-            sm5: z,
-            s21: z,
-            s2m1: z,
-            sm21: z,
-            sm2m1: z,
-            s31: z,
-            sm31: z,
-            s211: z,
-            sm211: z,
-            sm22: z,
-        }
-    }
-
-    /// Gauss-Legendre on t in (0,1) with x = 1 - t^4 (dx = 4 t^3 dt) removes the
-    /// log singularity at x = 1 well enough for 1e-9 at these N.
-    fn quadrature(j: u32, k: u32, n: f64) -> f64 {
-        let panels = 400;
-        let (nodes, weights) = (
-            [-0.7745966692414834, 0.0, 0.7745966692414834],
-            [5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0],
-        );
-        let mut sum = 0.0;
-        for p in 0..panels {
-            let (a, b) = (p as f64 / panels as f64, (p + 1) as f64 / panels as f64);
-            for (z, w) in nodes.iter().zip(weights.iter()) {
-                let t = 0.5 * (a + b) + 0.5 * (b - a) * z;
-                let omx = t.powi(4);
-                let x = 1.0 - omx;
-                let f = x.powf(n - 1.0)
-                    * omx.powi(j as i32)
-                    * omx.ln().powi(k as i32)
-                    * 4.0
-                    * t.powi(3);
-                sum += 0.5 * (b - a) * w * f;
-            }
-        }
-        sum
-    }
-
-    #[test]
-    fn log_moments_equal_their_integrals() {
-        for n in [2u32, 3, 5] {
-            let s = integer_sums(n);
-            for j in 0..=2 {
-                for k in 1..=5 {
-                    let got = log_one_minus_x_moment(j, k, &s);
-                    let want = quadrature(j, k, n as f64);
-                    assert!(
-                        got.im == 0.0 && ((got.re - want) / want).abs() < 1e-8,
-                        "j {j} k {k} n {n}: {} vs {want}",
-                        got.re
-                    );
-                }
-            }
-        }
-    }
-}
+mod eko_reference;
+#[cfg(test)]
+mod tests;
