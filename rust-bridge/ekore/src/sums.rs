@@ -153,7 +153,7 @@ fn positive_sums_shifted(s: &SumValues, shift: u32) -> [C64; 5] {
         let mut p = inv;
         for v in out.iter_mut() {
             *v += p;
-            p = p * inv;
+            p *= inv;
         }
     }
     out

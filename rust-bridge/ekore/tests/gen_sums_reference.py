@@ -18,7 +18,8 @@ import numpy as np
 from ekore.harmonics import cache as hcache
 
 # Mellin moments: the region the Talbot contour visits (Re N from about -8 to 40,
-# |Im N| up to 40), near N = 1, on the real axis, and a few large |N| up to ~1e3.
+# |Im N| up to 40), near N = 1, on the real axis, a few large |N| up to ~1e3, and
+# the far left ends of the contours (docs/physics.md §3: t up to 0.95).
 POINTS = [
     (0.5, 0.5),
     (0.8, 2.0),
@@ -49,6 +50,14 @@ POINTS = [
     (300.0, -700.0),
     (1000.0, 0.0),
     (-5.0, 1000.0),
+    # the far end (theta = 0.9 pi) of eko's Talbot paths, N = o + r (theta cot theta + i theta):
+    # x = 1e-7 (r = 0.395, o = 0 and 1), x = 0.5 (r = 8.1), x = 0.9 (r = 31), x -> 1 (r = 64)
+    (-3.44, 1.12),
+    (-2.44, 1.12),
+    (-69.5, 22.9),
+    (-269.7, 87.6),
+    (-555.9, 180.9),
+    (1.0, 50.3),
 ]
 
 # cache keys, in the field order of SumValues

@@ -70,23 +70,28 @@ pub const SHIFTS: usize = 12;
 /// The positive sums at N, N+1, ..., N+11, from S_m(N+k) = S_m(N+k-1) + 1/(N+k)^m,
 /// with 1/(N+k), shared by all g-functions of one N.
 pub struct Shifted {
-    pub n: C64,
     /// 1/(N+k)
     pub inv: [C64; SHIFTS],
     pub s1: [C64; SHIFTS],
     pub s2: [C64; SHIFTS],
     pub s3: [C64; SHIFTS],
+    /// N/(N+k)
+    ratio: [C64; SHIFTS],
+    /// k/(N+k)^2
+    kinv2: [C64; SHIFTS],
 }
 
 impl Shifted {
     pub fn new(n: C64, s1: C64, s2: C64, s3: C64) -> Shifted {
-        let mut sh = Shifted { n, inv: [C64::ZERO; SHIFTS], s1: [s1; SHIFTS], s2: [s2; SHIFTS], s3: [s3; SHIFTS] };
+        let zero = [C64::ZERO; SHIFTS];
+        let mut sh = Shifted { inv: zero, s1: [s1; SHIFTS], s2: [s2; SHIFTS], s3: [s3; SHIFTS], ratio: zero, kinv2: zero };
         // 1/v as conj(v)/|v|^2: N+k is neither tiny nor huge on any Mellin path
         let inv = |v: C64| -> C64 {
             let d = 1.0 / (v.re * v.re + v.im * v.im);
             C64::new(v.re * d, -v.im * d)
         };
         sh.inv[0] = inv(n);
+        sh.ratio[0] = n * sh.inv[0];
         for k in 1..SHIFTS {
             let u = inv(n + k as f64);
             let u2 = u * u;
@@ -94,12 +99,10 @@ impl Shifted {
             sh.s1[k] = sh.s1[k - 1] + u;
             sh.s2[k] = sh.s2[k - 1] + u2;
             sh.s3[k] = sh.s3[k - 1] + u2 * u;
+            sh.ratio[k] = n * u;
+            sh.kinv2[k] = u2 * k as f64;
         }
         sh
-    }
-    /// N/(N+k)
-    fn ratio(&self, k: usize) -> C64 {
-        self.n * self.inv[k]
     }
     /// S_1^2 + S_2 at N+k
     fn w2(&self, k: usize) -> C64 {
@@ -127,9 +130,8 @@ pub fn g4(sh: &Shifted, s1_half: C64, s1_half_minus: C64) -> C64 {
     }
     let mut g = C64::real(-0.5 * ZETA2 * LN2);
     for (k, a) in A1.iter().enumerate() {
-        let u = sh.inv[k + 1];
         let beta = (h[k + 1] - h[k]) * 0.5;
-        g += (sh.ratio(k + 1) * (0.5 * ZETA2) + u * u * (k as f64 + 1.0) * (LN2 - beta)) * *a;
+        g += (sh.ratio[k + 1] * (0.5 * ZETA2) + sh.kinv2[k + 1] * (LN2 - beta)) * *a;
     }
     g
 }
@@ -140,7 +142,7 @@ pub fn g5(sh: &Shifted) -> C64 {
     for (k, a) in A1.iter().enumerate() {
         let j = k + 1;
         let u = sh.inv[j];
-        g -= u * u * (j as f64) * (2.0 * ZETA2 - sh.s2[j] - 2.0 * sh.s1[j] * u) * *a;
+        g -= sh.kinv2[j] * (2.0 * ZETA2 - sh.s2[j] - 2.0 * sh.s1[j] * u) * *a;
     }
     g
 }
@@ -151,7 +153,7 @@ pub fn g6(sh: &Shifted) -> C64 {
     for (k, a) in A1.iter().enumerate() {
         let j = k + 1;
         let u = sh.inv[j];
-        g -= (sh.ratio(j) * ZETA3 + u * u * (j as f64) * (ZETA2 - sh.s1[j] * u)) * *a;
+        g -= (sh.ratio[j] * ZETA3 + sh.kinv2[j] * (ZETA2 - sh.s1[j] * u)) * *a;
     }
     g
 }
@@ -161,8 +163,7 @@ pub fn g8(sh: &Shifted) -> C64 {
     let mut g = C64::real(ZETA3 * LN2);
     for (k, a) in A1.iter().enumerate() {
         let j = k + 1;
-        let u = sh.inv[j];
-        g -= (sh.ratio(j) * ZETA3 + u * u * (0.5 * j as f64) * sh.w2(j)) * *a;
+        g -= (sh.ratio[j] * ZETA3 + sh.kinv2[j] * 0.5 * sh.w2(j)) * *a;
     }
     g
 }
@@ -172,10 +173,10 @@ pub fn g8(sh: &Shifted) -> C64 {
 pub fn g18(sh: &Shifted) -> C64 {
     let mut g = sh.w2(0) * sh.inv[0] - sh.s1[0] * ZETA2;
     for (k, c) in C1.iter().enumerate() {
-        g += sh.ratio(k) * sh.s1[k] * *c;
+        g += sh.ratio[k] * sh.s1[k] * *c;
     }
     for (k, p) in P11.iter().enumerate() {
-        g -= sh.ratio(k) * sh.w2(k) * *p;
+        g -= sh.ratio[k] * sh.w2(k) * *p;
     }
     g
 }
@@ -194,10 +195,10 @@ pub fn g19(sh: &Shifted) -> C64 {
 pub fn g21(sh: &Shifted) -> C64 {
     let mut g = -sh.s1[0] * ZETA3 + sh.w3(0) * sh.inv[0] * 0.5;
     for (k, c) in C3.iter().enumerate() {
-        g += sh.ratio(k) * sh.s1[k] * *c;
+        g += sh.ratio[k] * sh.s1[k] * *c;
     }
     for k in 0..P32.len() {
-        g += sh.ratio(k) * (sh.w3(k) * P32[k] - sh.w2(k) * P31[k]);
+        g += sh.ratio[k] * (sh.w3(k) * P32[k] - sh.w2(k) * P31[k]);
     }
     g
 }
