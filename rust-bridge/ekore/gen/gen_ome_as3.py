@@ -162,7 +162,17 @@ def rust_sum_combination(members):
         else:
             term = "%s * %s" % (float_literal(c), m) if mono else "C64::real(%s)" % float_literal(c)
         out.append(term)
-    text = " + ".join(out).replace("+ -", "- ")
+    lines, cur = [], ""
+    for i, term in enumerate(out):
+        piece = term if i == 0 else (" - " + term[1:] if term.startswith("-") else " + " + term)
+        if cur and len(cur) + len(piece) > 84:
+            lines.append(cur)
+            cur = piece.lstrip()
+            cur = cur if not cur.startswith("- ") and not cur.startswith("+ ") else cur
+        else:
+            cur += piece
+    lines.append(cur)
+    text = "\n            ".join(lines)
     return text if len(out) == 1 and not text.startswith("-") else "(" + text + ")"
 
 

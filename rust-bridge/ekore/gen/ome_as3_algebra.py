@@ -230,8 +230,10 @@ class Evaluator:
     """Builds expressions from the AST of Python functions of n and sums.
 
     `names` maps variable names to expressions; `calls` maps a called
-    function's name to a Python callable taking the evaluated arguments;
-    `sum_getter` handles `c.get(c.X, cache, n, ...)` (returns atom X)."""
+    function's name to a Python callable taking the evaluated arguments
+    (`cache` and `is_singlet` are passed through as names); eko's sum lookup
+    `c.get(c.X, cache, n, ...)` becomes the atom X; `np.power` and `**` take
+    non-negative integer exponents only."""
 
     def __init__(self, names, calls):
         self.names = dict(names)

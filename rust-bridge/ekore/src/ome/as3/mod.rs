@@ -69,9 +69,9 @@ const SHIFT_MIN: i32 = -2;
 const SHIFT_MAX: i32 = 5;
 
 /// N, the sums, and the reciprocals 1/(N+k), k = SHIFT_MIN..=SHIFT_MAX, shared by the entries.
-pub(crate) struct Kin<'a> {
-    pub n: C64,
-    pub s: &'a SumValues,
+struct Kin<'a> {
+    n: C64,
+    s: &'a SumValues,
     recips: [C64; (SHIFT_MAX - SHIFT_MIN + 1) as usize],
 }
 
@@ -86,14 +86,14 @@ impl<'a> Kin<'a> {
 
     /// (N + shift)^(-power)
     #[inline]
-    pub fn inv(&self, shift: i32, power: i32) -> C64 {
+    fn inv(&self, shift: i32, power: i32) -> C64 {
         self.recips[(shift - SHIFT_MIN) as usize].powi(power)
     }
 }
 
 /// sum_k c[k] z^k by Horner; `c` from z^0 upwards.
 #[inline]
-pub(crate) fn poly(c: &[f64], z: C64) -> C64 {
+fn poly(c: &[f64], z: C64) -> C64 {
     let mut acc = C64::ZERO;
     for &ck in c.iter().rev() {
         acc = acc * z + ck;
