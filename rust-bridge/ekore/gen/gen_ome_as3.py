@@ -131,7 +131,7 @@ def rust_numerator(nums, indent):
     for nfp in sorted(nums):
         p = rust_poly(nums[nfp], indent)
         pieces.append(p if nfp == 0 else ("nf * " + p if nfp == 1 else "nf.powi(%d) * %s" % (nfp, p)))
-    return pieces[0] if len(pieces) == 1 else "(" + (" + ").join(pieces) + ")"
+    return pieces[0] if len(pieces) == 1 else "(" + ("\n" + indent + "    + ").join(pieces) + ")"
 
 
 def proportional_classes(monos):
