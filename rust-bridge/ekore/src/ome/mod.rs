@@ -28,11 +28,13 @@
 
 mod as1;
 mod as2;
+pub mod as3;
 #[cfg(test)]
 mod tests;
 
 use as1::{a_gg_1, a_gh_1, a_hg_1, a_hh_1};
 use as2::{a_gg_2, a_gq_2, a_hg_2, a_hq_ps_2, a_qq_ns_2};
+pub use as3::{a_ns_as3, a_singlet_as3};
 use crate::complex::C64;
 use crate::harmonics::Sums;
 
