@@ -19,7 +19,7 @@
 #define EKORE_ERR_NULL -1
 
 /**
- * Perturbative order outside 1..3 (anomalous dimensions) or 1..2 (OMEs).
+ * Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs).
  */
 #define EKORE_ERR_ORDER -2
 
@@ -45,6 +45,11 @@
 #define EKORE_ERR_PANIC -6
 
 /**
+ * An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv neither 0 nor 1.
+ */
+#define EKORE_ERR_VARIATION -7
+
+/**
  * Non-singlet mode: ns+ (eko sector 10101, T_k evolution).
  */
 #define EKORE_MODE_NS_PLUS 10101
@@ -60,14 +65,14 @@
 #define EKORE_MODE_NS_V 10200
 
 /**
- * Highest perturbative order of the anomalous dimensions (NNLO).
+ * Highest perturbative order of the anomalous dimensions (N3LO).
  */
-#define EKORE_MAX_ORDER 3
+#define EKORE_MAX_ORDER 4
 
 /**
- * Highest number of OME terms (A^(1), A^(2)).
+ * Highest number of OME terms (A^(1), A^(2), A^(3)).
  */
-#define EKORE_MAX_OME_ORDER 2
+#define EKORE_MAX_OME_ORDER 3
 
 /**
  * Largest accepted |N|.
@@ -84,6 +89,20 @@
  */
 #define EKORE_ERROR_LEN 256
 
+/**
+ * The N3LO anomalous dimensions eko's theory card selects (read at order 4 only).
+ */
+typedef struct ekore_n3lo {
+  /**
+   * eko's `n3lo_ad_variation`: (gg, gq, qg, qq, ns+, ns-, nsV); 0 is the central value.
+   */
+  uint32_t variation[7];
+  /**
+   * 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation.
+   */
+  uint32_t use_fhmruvv;
+} ekore_n3lo;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -97,8 +116,10 @@ int32_t ekore_beta(uint32_t nf, double *out);
 
 /**
  * The non-singlet anomalous dimensions gamma^(0..order-1)(N) of one sector.
- * `order` 1..3 (LO..NNLO), `mode` 10101 (ns+), 10201 (ns-) or 10200 (nsV), as in
- * eko's `gamma_ns` (LO is the same for all modes; at NLO nsV = ns-).
+ * `order` 1..4 (LO..N3LO; N3LO with eko's default choice, central values and
+ * FHMRUVV: `ekore_gamma_ns_n3lo` takes the choice), `mode` 10101 (ns+), 10201
+ * (ns-) or 10200 (nsV), as in eko's `gamma_ns` (LO is the same for all modes;
+ * at NLO nsV = ns-).
  * Writes `order` values to `out_re[0..order]`, `out_im[0..order]`; index k is the
  * coefficient of a_s^{k+1}. Poles at N = 0, -1, -2, ...
  * Errors: EKORE_ERR_NULL, _ORDER, _MODE, _NF, _DOMAIN, _PANIC; nothing is written.
@@ -112,8 +133,23 @@ int32_t ekore_gamma_ns(uint32_t order,
                        double *out_im);
 
 /**
+ * `ekore_gamma_ns` with the N3LO choice `n3lo` (eko's n3lo_ad_variation and
+ * use_fhmruvv), read when `order` is 4 (then non-NULL; NULL is fine below).
+ * Errors: those of `ekore_gamma_ns`, and EKORE_ERR_VARIATION (the entry named).
+ */
+int32_t ekore_gamma_ns_n3lo(uint32_t order,
+                            uint32_t mode,
+                            const struct ekore_n3lo *n3lo,
+                            double n_re,
+                            double n_im,
+                            uint32_t nf,
+                            double *out_re,
+                            double *out_im);
+
+/**
  * The singlet anomalous-dimension matrices gamma_S^(0..order-1)(N) on the basis
- * (Sigma, g), as in eko's `gamma_singlet`. `order` 1..3.
+ * (Sigma, g), as in eko's `gamma_singlet`. `order` 1..4 (N3LO with eko's
+ * default choice; `ekore_gamma_singlet_n3lo` takes the choice).
  * Writes `4*order` values: out[4*k + 2*i + j] = gamma^(k)_{ij}, row-major
  * [[qq, qg], [gq, gg]] per order. Poles at N = 1, 0, -1, ...
  * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN, _PANIC; nothing is written.
@@ -126,8 +162,21 @@ int32_t ekore_gamma_singlet(uint32_t order,
                             double *out_im);
 
 /**
+ * `ekore_gamma_singlet` with the N3LO choice `n3lo`, read when `order` is 4.
+ * Errors: those of `ekore_gamma_singlet`, and EKORE_ERR_VARIATION.
+ */
+int32_t ekore_gamma_singlet_n3lo(uint32_t order,
+                                 const struct ekore_n3lo *n3lo,
+                                 double n_re,
+                                 double n_im,
+                                 uint32_t nf,
+                                 double *out_re,
+                                 double *out_im);
+
+/**
  * Everything the evolution kernel needs at one N, sharing the harmonic sums:
- * the three non-singlet towers and the singlet tower, `order` 1..3.
+ * the three non-singlet towers and the singlet tower, `order` 1..4 (N3LO with
+ * eko's default choice).
  * Writes `ns_re/ns_im[3*k + m]` = gamma^(k) of sector m (m = 0 ns+, 1 ns-, 2 nsV),
  * `3*order` values, and `s_re/s_im[4*k + 2*i + j]` = gamma_S^(k)_{ij}, `4*order`
  * values (as `ekore_gamma_singlet`). Singlet poles apply (N = 1 is rejected).
@@ -159,6 +208,20 @@ int32_t ekore_gamma_singlet_batch(uint32_t order,
                                   double *out_im);
 
 /**
+ * `ekore_gamma_singlet_batch` with the N3LO choice `n3lo` (read when `order`
+ * is 4; then non-NULL). Each point's values are bitwise those of
+ * `ekore_gamma_singlet_n3lo`. Errors: also EKORE_ERR_VARIATION.
+ */
+int32_t ekore_gamma_singlet_batch_n3lo(uint32_t order,
+                                       const struct ekore_n3lo *n3lo,
+                                       const double *n_re,
+                                       const double *n_im,
+                                       size_t count,
+                                       uint32_t nf,
+                                       double *out_re,
+                                       double *out_im);
+
+/**
  * `ekore_gamma_ns` at `count` points. Writes `count*order` values, point-major:
  * out[p*order + k]; each point's values are bitwise those of `ekore_gamma_ns`.
  * Inputs and outputs must not overlap; all pointers must be non-NULL.
@@ -173,6 +236,20 @@ int32_t ekore_gamma_ns_batch(uint32_t order,
                              uint32_t nf,
                              double *out_re,
                              double *out_im);
+
+/**
+ * `ekore_gamma_ns_batch` with the N3LO choice `n3lo` (read when `order` is 4).
+ * Errors: also EKORE_ERR_VARIATION.
+ */
+int32_t ekore_gamma_ns_batch_n3lo(uint32_t order,
+                                  uint32_t mode,
+                                  const struct ekore_n3lo *n3lo,
+                                  const double *n_re,
+                                  const double *n_im,
+                                  size_t count,
+                                  uint32_t nf,
+                                  double *out_re,
+                                  double *out_im);
 
 /**
  * The three non-singlet towers (ns+, ns-, nsV) at `count` points, sharing the
@@ -192,8 +269,22 @@ int32_t ekore_gamma_ns_all_batch(uint32_t order,
                                  double *out_im);
 
 /**
+ * `ekore_gamma_ns_all_batch` with the N3LO choice `n3lo` (read when `order` is
+ * 4); each value bitwise that of `ekore_gamma_ns_n3lo`. Errors: also
+ * EKORE_ERR_VARIATION.
+ */
+int32_t ekore_gamma_ns_all_batch_n3lo(uint32_t order,
+                                      const struct ekore_n3lo *n3lo,
+                                      const double *n_re,
+                                      const double *n_im,
+                                      size_t count,
+                                      uint32_t nf,
+                                      double *out_re,
+                                      double *out_im);
+
+/**
  * The non-singlet matching OMEs A^(1..order)(N) on the basis (q, H) (eko's
- * `A_non_singlet`, sectors 200 and 91), `order` = number of OME terms 1..2,
+ * `A_non_singlet`, sectors 200 and 91), `order` = number of OME terms 1..3,
  * `nf` the number of light flavours below the threshold, `L` = ln(mu_h^2/m_h^2).
  * Writes `4*order` values: out[4*k + 2*i + j] = A^(k+1)_{ij}. Poles at N = 0, -1, ...
  * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (also for L not finite), _PANIC;
@@ -209,7 +300,7 @@ int32_t ekore_ome_ns(uint32_t order,
 
 /**
  * The singlet matching OMEs A^(1..order)(N) on the basis (g, q, H) (eko's
- * `A_singlet` without the MSbar-mass terms, sectors 21, 100, 90), `order` 1..2,
+ * `A_singlet` without the MSbar-mass terms, sectors 21, 100, 90), `order` 1..3,
  * `nf` light flavours, `L` = ln(mu_h^2/m_h^2).
  * Writes `9*order` values: out[9*k + 3*i + j] = A^(k+1)_{ij}. Poles at N = 1, 0, -1, ...
  * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (also for L not finite), _PANIC;
@@ -222,6 +313,23 @@ int32_t ekore_ome_singlet(uint32_t order,
                           double l,
                           double *out_re,
                           double *out_im);
+
+/**
+ * Checks an N3LO choice: EKORE_OK, or EKORE_ERR_NULL, or EKORE_ERR_VARIATION
+ * when use_fhmruvv is neither 0 nor 1. Variation entries beyond eko's ranges
+ * are accepted and computed as eko computes them, as the central value
+ * (`ekore_n3lo_variation_max` gives the ranges).
+ */
+int32_t ekore_n3lo_check(const struct ekore_n3lo *n3lo);
+
+/**
+ * The largest `n3lo_ad_variation` entry eko 0.15.7 implements, per entry
+ * (gg, gq, qg, qq, ns+, ns-, nsV), for `use_fhmruvv` 1 (FHMRUVV: 2 each, central,
+ * lower, upper) or 0 (eko's own approximation: gg 19, gq 15, qg 15, qq 6, and 0
+ * for the non-singlet entries, which it does not vary). Writes 7 values.
+ * Errors: EKORE_ERR_NULL, EKORE_ERR_VARIATION (use_fhmruvv not 0 or 1).
+ */
+int32_t ekore_n3lo_variation_max(uint32_t use_fhmruvv, uint32_t *out);
 
 /**
  * The message of the last error of an `ekore_*` call on the calling thread

@@ -76,6 +76,9 @@ class Setup:
     em_running: int = 0
     polarized: int = 0
     time_like: int = 0
+    # the N3LO anomalous dimensions (theory_card.n3lo_ad_variation, use_fhmruvv; read at N3LO only)
+    n3lo_ad_variation: tuple = (0, 0, 0, 0, 0, 0, 0)
+    use_fhmruvv: int = 1
     interpolation_is_log: int = 1  # eko's configs.interpolation_is_log: 1 ln x, 0 x
     # plain-dict copies of the cards this Setup was read from (not compared:
     # same_computation() says whether two Setups give the same operators)
@@ -153,10 +156,8 @@ def _theory(th: Mapping) -> dict:
         _unsupported("theory_card.order[1]", qed, "QED evolution (order[1] > 0)")
     if qed < 0:
         _fail("theory_card.order[1]", qed, "the QED order must be >= 0")
-    if qcd == 4:
-        _unsupported("theory_card.order[0]", qcd, "N3LO QCD evolution")
     if qcd < 1 or qcd > 4:
-        _fail("theory_card.order[0]", qcd, "outside 1..3 (LO..NNLO)")
+        _fail("theory_card.order[0]", qcd, "outside 1..4 (LO..N3LO)")
     mo = th.get("matching_order")
     if mo is None:
         matching_order = qcd - 1
@@ -166,10 +167,8 @@ def _theory(th: Mapping) -> dict:
             _unsupported("theory_card.matching_order[1]", mo_qed, "QED matching")
         if mo_qed < 0:
             _fail("theory_card.matching_order[1]", mo_qed, "the QED matching order must be >= 0")
-        if matching_order >= 3:
-            _unsupported("theory_card.matching_order[0]", matching_order, "N3LO matching")
-        if matching_order < 0:
-            _fail("theory_card.matching_order[0]", matching_order, "outside 0..2 (LO..NNLO matching)")
+        if matching_order < 0 or matching_order > 3:
+            _fail("theory_card.matching_order[0]", matching_order, "outside 0..3 (LO..N3LO matching)")
     couplings = F.mapping(F.need(th, "couplings", "theory_card"), "theory_card.couplings")
     F.unknown(couplings, {"alphas", "alphaem", "ref", "em_running"}, "theory_card.couplings")
     alphas = F.finite_positive(F.need(couplings, "alphas", "theory_card.couplings"), "theory_card.couplings.alphas")
@@ -204,17 +203,21 @@ def _theory(th: Mapping) -> dict:
                             "theory_card.heavy.matching_ratios", 3)
     ratios = [F.number(k, f"theory_card.heavy.matching_ratios[{h}]") for h, k in enumerate(ratios_raw)]
     xif = F.number(F.need(th, "xif", "theory_card"), "theory_card.xif")
-    n3lo_var = th.get("n3lo_ad_variation")
-    if n3lo_var is not None:
-        F.sequence(n3lo_var, "theory_card.n3lo_ad_variation")
+    # eko reads these at N3LO only; their ranges are checked by the C library
+    # (EKOC_ERR_INVALID_ARGUMENT naming theory.n3lo_ad_variation[i])
+    n3lo_var = (0,) * 7
+    if th.get("n3lo_ad_variation") is not None:
+        raw = F.sequence(th["n3lo_ad_variation"], "theory_card.n3lo_ad_variation", 7)
+        n3lo_var = tuple(F.integer(v, f"theory_card.n3lo_ad_variation[{i}]") for i, v in enumerate(raw))
         for i, v in enumerate(n3lo_var):
-            F.number(v, f"theory_card.n3lo_ad_variation[{i}]")
-        # (only N3LO reads them, and N3LO is refused above)
-    if th.get("use_fhmruvv") is not None:  # selects N3LO anomalous dimensions only
-        F.flag(th["use_fhmruvv"], "theory_card.use_fhmruvv")
+            if v < 0:
+                _fail(f"theory_card.n3lo_ad_variation[{i}]", v, "is negative (0 is the central value)")
+    use_fhmruvv = 1
+    if th.get("use_fhmruvv") is not None:
+        use_fhmruvv = int(F.flag(th["use_fhmruvv"], "theory_card.use_fhmruvv"))
     return dict(order=qcd, alphas=alphas, mu2_ref=mu2_ref, nf_ref=nf_ref, masses=tuple(masses),
                 matching_ratios=tuple(ratios), xif=xif, matching_order=matching_order, qed_order=qed,
-                alphaem=alphaem, em_running=em_running)
+                alphaem=alphaem, em_running=em_running, n3lo_ad_variation=n3lo_var, use_fhmruvv=use_fhmruvv)
 
 
 def _xgrid(raw, where: str = "operator_card.xgrid") -> tuple[np.ndarray, bool]:
@@ -389,7 +392,7 @@ def supported(theory_card, operator_card) -> tuple[bool, str]:
         return False, f"card not understood by ekoc ({exc})"
     except ImportError as exc:  # a grid shorthand needs the library
         return False, f"libekoc cannot be loaded ({exc})"
-    names = {1: "LO", 2: "NLO", 3: "NNLO"}
+    names = {1: "LO", 2: "NLO", 3: "NNLO", 4: "aN3LO"}
     sv = {SV_NONE: "", SV_EXPONENTIATED: f", xif={s.xif!r} exponentiated", SV_EXPANDED: f", xif={s.xif!r} expanded"}
     return True, (f"{names[s.order]} {s.method_name}{sv[s.sv_mode]}, nx={len(s.xgrid)}, "
                   f"{len(s.targets)} target(s)")
@@ -400,9 +403,10 @@ def supported(theory_card, operator_card) -> tuple[bool, str]:
 #: (Setup field, card path) for every field that reaches the C library, in
 #: the order same_computation() compares them. n_threads is left out: it
 #: changes how the operators are computed, not their values. Card fields
-#: that do not reach a Setup (n_integration_cores, eko_version, use_fhmruvv,
-#: n3lo_ad_variation, the scale of a pole mass, xif without scvar_method)
-#: are descriptive here: ekoc refuses every value of them that would act.
+#: that do not reach a Setup (n_integration_cores, eko_version, the scale of
+#: a pole mass, xif without scvar_method) are descriptive here: ekoc refuses
+#: every value of them that would act. use_fhmruvv and n3lo_ad_variation act
+#: at N3LO only, but are compared at every order (a cautious "different").
 COMPARED = [
     ("order", "theory_card.order[0]"), ("qed_order", "theory_card.order[1]"),
     ("matching_order", "theory_card.matching_order[0]"), ("alphas", "theory_card.couplings.alphas"),
@@ -417,6 +421,7 @@ COMPARED = [
     ("ev_op_max_order", "operator_card.configs.ev_op_max_order"),
     ("inversion_method", "operator_card.configs.inversion_method"),
     ("polarized", "operator_card.configs.polarized"), ("time_like", "operator_card.configs.time_like"),
+    ("n3lo_ad_variation", "theory_card.n3lo_ad_variation"), ("use_fhmruvv", "theory_card.use_fhmruvv"),
 ]
 
 

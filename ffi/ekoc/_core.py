@@ -11,9 +11,9 @@ from ._lib import ffi, load
 
 # ekore status codes (include/ekore.h) -> the ekoc status whose class they raise
 _EKORE_CLASS = {-1: "EKOC_ERR_NULL_POINTER", -2: "EKOC_ERR_INVALID_ORDER", -3: "EKOC_ERR_INVALID_MODE",
-                -4: "EKOC_ERR_INVALID_NF", -5: "EKOC_ERR_INVALID_ARGUMENT"}
+                -4: "EKOC_ERR_INVALID_NF", -5: "EKOC_ERR_INVALID_ARGUMENT", -7: "EKOC_ERR_INVALID_ARGUMENT"}
 _EKORE_NAMES = {-1: "EKORE_ERR_NULL", -2: "EKORE_ERR_ORDER", -3: "EKORE_ERR_MODE", -4: "EKORE_ERR_NF",
-                -5: "EKORE_ERR_DOMAIN", -6: "EKORE_ERR_PANIC"}
+                -5: "EKORE_ERR_DOMAIN", -6: "EKORE_ERR_PANIC", -7: "EKORE_ERR_VARIATION"}
 
 
 def check(status: int, where: str = "") -> None:

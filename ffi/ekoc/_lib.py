@@ -61,6 +61,8 @@ typedef struct ekoc_nspace_config {
   double a0, a1;
   double ome_log;
   double beta[4];
+  int32_t n3lo_ad_variation[7];
+  int32_t use_fhmruvv;
 } ekoc_nspace_config;
 int ekoc_beta(int32_t nf, double *beta_out4);
 int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,
@@ -121,6 +123,8 @@ typedef struct ekoc_theory {
   int32_t em_running;
   int32_t polarized;
   int32_t time_like;
+  int32_t n3lo_ad_variation[7];
+  int32_t use_fhmruvv;
 } ekoc_theory;
 
 typedef struct ekoc_nspace_cache ekoc_nspace_cache;
@@ -190,6 +194,15 @@ int32_t ekore_gamma_ns_batch(uint32_t order, uint32_t mode, const double *n_re, 
 int32_t ekore_ome_ns(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re, double *out_im);
 int32_t ekore_ome_singlet(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
                           double *out_im);
+typedef struct ekore_n3lo {
+  uint32_t variation[7];
+  uint32_t use_fhmruvv;
+} ekore_n3lo;
+int32_t ekore_n3lo_check(const ekore_n3lo *n3lo);
+int32_t ekore_gamma_ns_batch_n3lo(uint32_t order, uint32_t mode, const ekore_n3lo *n3lo, const double *n_re,
+                                  const double *n_im, size_t count, uint32_t nf, double *out_re, double *out_im);
+int32_t ekore_gamma_singlet_batch_n3lo(uint32_t order, const ekore_n3lo *n3lo, const double *n_re, const double *n_im,
+                                       size_t count, uint32_t nf, double *out_re, double *out_im);
 const char *ekore_last_error(void);
 """
 

@@ -359,6 +359,9 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     th.em_running = setup.em_running
     th.polarized = setup.polarized
     th.time_like = setup.time_like
+    for i, v in enumerate(setup.n3lo_ad_variation):
+        th.n3lo_ad_variation[i] = v
+    th.use_fhmruvv = setup.use_fhmruvv
     rq = ffi.new("ekoc_request *")
     lib.ekoc_request_init(rq, ffi.sizeof("ekoc_request"))
     distinct, _ = _distinct_targets(setup)

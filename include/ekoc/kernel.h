@@ -32,7 +32,7 @@ enum { EKOC_MATCHING_FORWARD = 0, EKOC_MATCHING_BACKWARD_EXACT = 1, EKOC_MATCHIN
 typedef struct ekoc_nspace_config {
   int32_t kind;             /* EKOC_KIND_* */
   int32_t family;           /* EKOC_FAMILY_* */
-  int32_t order;            /* evolution: QCD order 1..EKOC_MAX_ORDER (4 not yet computed); matching: OME order 0..2 */
+  int32_t order;            /* evolution: QCD order 1..EKOC_MAX_ORDER; matching: OME order 0..EKOC_MAX_MATCHING_ORDER */
   int32_t nf;               /* evolution: active flavours; matching: flavours below the threshold */
   int32_t method;           /* EKOC_METHOD_* (evolution) */
   int32_t ev_op_iterations; /* (evolution) */
@@ -46,6 +46,9 @@ typedef struct ekoc_nspace_config {
   double a0, a1;            /* evolution: a_s at start/end; matching: a1 = a_s^(nf+1) at the threshold */
   double ome_log;           /* matching: ln(mu_h^2/m_h^2) = ln(k_h^2) */
   double beta[4];           /* beta_0..beta_3 at nf (ekoc_beta_coefficients) */
+  /* The N3LO (order 4) anomalous dimensions eko's theory card selects; read at order 4 only. */
+  int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); 0 = central */
+  int32_t use_fhmruvv;          /* 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation */
 } ekoc_nspace_config;
 
 /* Fills beta_0..beta_3 for nf flavours (eko's normalisation, a_s = alpha_s/(4 pi)). */

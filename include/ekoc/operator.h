@@ -51,6 +51,9 @@ typedef struct ekoc_theory {
   int32_t em_running;         /* 0/1: alpha_em runs (eko couplings.em_running) */
   int32_t polarized;          /* 0/1: helicity-difference PDFs (eko configs.polarized); 1 not yet computed */
   int32_t time_like;          /* 0/1: fragmentation functions (eko configs.time_like); 1 not yet computed */
+  /* appended in 0.2 (struct_size growth rule): the N3LO anomalous dimensions, read at order 4 */
+  int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); default 0 = central */
+  int32_t use_fhmruvv;          /* 1 (default, as eko): FHMRUVV parametrisations; 0: eko's own approximation */
 } ekoc_theory;
 
 /* N-space values the batch backend can keep from one computation to the next

@@ -21,6 +21,34 @@ static int ekore_failure(int32_t rc, const char *what, size_t count, const doubl
   return ekoc_error(EKOC_ERR_ANOMALOUS_DIMENSION, "%s failed (ekore code %d): %s", what, (int)rc, ekore_last_error());
 }
 
+/* The crate's form of the N3LO anomalous-dimension choice of cfg (read by
+ * the crate at order 4 only). */
+static ekore_n3lo n3lo_choice(const ekoc_nspace_cfg *cfg) {
+  ekore_n3lo c;
+  int i;
+  for (i = 0; i < 7; ++i) c.variation[i] = (uint32_t)cfg->n3lo_ad_variation[i];
+  c.use_fhmruvv = (uint32_t)cfg->use_fhmruvv;
+  return c;
+}
+
+int ekoc_nspace_check_n3lo(const int32_t variation[7], int32_t use_fhmruvv, const char *field) {
+  static const char *const entry[7] = {"gg", "gq", "qg", "qq", "ns+", "ns-", "nsV"};
+  ekore_n3lo c;
+  int i;
+  if (use_fhmruvv != 0 && use_fhmruvv != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=%d is neither 0 nor 1", (int)use_fhmruvv);
+  for (i = 0; i < 7; ++i) {
+    if (variation[i] < 0)
+      return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "%s[%d] (%s) = %d is negative", field, i, entry[i],
+                        (int)variation[i]);
+    c.variation[i] = (uint32_t)variation[i];
+  }
+  c.use_fhmruvv = (uint32_t)use_fhmruvv;
+  if (ekore_n3lo_check(&c) != EKORE_OK)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "%s: %s", field, ekore_last_error());
+  return EKOC_OK;
+}
+
 int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                        double *scratch, ekoc_complex *tower) {
   size_t len, p, order, i;
@@ -38,13 +66,15 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
     /* the three sectors in one call sharing each point's harmonic sums (below
      * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
      * §1.3); its layout (3p + m)*order + i is the tower's: len = 3*order */
-    rc = ekore_gamma_ns_all_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
-    if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch", count, n_re, n_im);
+    ekore_n3lo n3lo = n3lo_choice(cfg);
+    rc = ekore_gamma_ns_all_batch_n3lo((uint32_t)order, &n3lo, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
+    if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch_n3lo", count, n_re, n_im);
     for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
   } else if (cfg->kind == EKOC_KIND_EVOLUTION) {
     /* each point bitwise ekore_gamma_singlet's (the crate's contract) */
-    rc = ekore_gamma_singlet_batch((uint32_t)order, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
-    if (rc != 0) return ekore_failure(rc, "ekore_gamma_singlet_batch", count, n_re, n_im);
+    ekore_n3lo n3lo = n3lo_choice(cfg);
+    rc = ekore_gamma_singlet_batch_n3lo((uint32_t)order, &n3lo, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
+    if (rc != 0) return ekore_failure(rc, "ekore_gamma_singlet_batch_n3lo", count, n_re, n_im);
     for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
   } else {
     for (p = 0; p < count; ++p) {
@@ -93,6 +123,10 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
     if (cfg->ev_op_max_order < 1 || cfg->ev_op_max_order > EKOC_MAX_EV_OP_MAX_ORDER)
       return ekoc_error(EKOC_ERR_INVALID_ITERATIONS, "ev_op_max_order=%d outside 1..%d", (int)cfg->ev_op_max_order,
                         EKOC_MAX_EV_OP_MAX_ORDER);
+    if (cfg->order == 4) {
+      int rc = ekoc_nspace_check_n3lo(cfg->n3lo_ad_variation, cfg->use_fhmruvv, "n3lo_ad_variation");
+      if (rc != EKOC_OK) return rc;
+    }
   } else {
     if (cfg->order < 0 || cfg->order > EKOC_MAX_MATCHING_ORDER)
       return ekoc_error(EKOC_ERR_INVALID_ORDER, "matching order=%d outside 0..%d", (int)cfg->order,

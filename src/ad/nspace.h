@@ -176,6 +176,11 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
  * allocation. */
 int ekoc_nspace_eval(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out);
 
+/* Validates an N3LO anomalous-dimension choice (eko's n3lo_ad_variation and
+ * use_fhmruvv): EKOC_OK, or EKOC_ERR_INVALID_ARGUMENT naming `field` and the
+ * entry out of its range (the ranges are the crate's, as eko's). */
+int ekoc_nspace_check_n3lo(const int32_t variation[7], int32_t use_fhmruvv, const char *field);
+
 /* Validates a family configuration (orders, nf, method, finite numbers).
  * Returns EKOC_OK or an error code naming the bad field. */
 int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg);

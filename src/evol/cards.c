@@ -37,6 +37,7 @@ static void theory_defaults(ekoc_theory *t) {
   t->em_running = 0;
   t->polarized = 0;
   t->time_like = 0;
+  t->use_fhmruvv = 1; /* eko's TheoryCard default; n3lo_ad_variation stays all 0 (central) */
 }
 
 static void request_defaults(ekoc_request *r) {
@@ -128,6 +129,12 @@ static int check_axes(const ekoc_theory *t) {
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.polarized=%d is neither 0 nor 1", (int)t->polarized);
   if (t->time_like != 0 && t->time_like != 1)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.time_like=%d is neither 0 nor 1", (int)t->time_like);
+  if (t->use_fhmruvv != 0 && t->use_fhmruvv != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=%d is neither 0 nor 1", (int)t->use_fhmruvv);
+  if (t->order == 4) { /* eko reads the variation at N3LO only */
+    int rc = ekoc_nspace_check_n3lo(t->n3lo_ad_variation, t->use_fhmruvv, "theory.n3lo_ad_variation");
+    if (rc != EKOC_OK) return rc;
+  }
   if (t->order > EKOC_IMPLEMENTED_ORDER)
     return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.order=%d (N3LO) is not implemented yet (1..%d)", (int)t->order,
                       EKOC_IMPLEMENTED_ORDER);

@@ -118,6 +118,8 @@ static void base_family(const ekoc_plan_setup *s, ekoc_nspace_config *f, int kin
   f->sv_log = s->sv_mode == EKOC_SV_NONE ? 0.0 : log(s->xif2);
   f->polarized = s->th->polarized;
   f->time_like = s->th->time_like;
+  memcpy(f->n3lo_ad_variation, s->th->n3lo_ad_variation, sizeof f->n3lo_ad_variation);
+  f->use_fhmruvv = s->th->use_fhmruvv;
   ekoc_beta_coefficients(nf, f->beta);
 }
 

@@ -31,8 +31,14 @@ struct ekoc_nspace_panels {
   int32_t len;
 };
 
+/* The physics choices besides (kind, family, order, nf) a tower depends on:
+ * polarized, time_like, and at N3LO evolution the anomalous-dimension choice
+ * (n3lo_ad_variation[7], use_fhmruvv); 0 where the tower does not read it. */
+#define TOWER_CHOICE_LEN 10
+
 typedef struct tower_slot {
   int32_t kind, family, order, nf;
+  int32_t choice[TOWER_CHOICE_LEN];
   double ome_log; /* matching only (0 for evolution) */
   ekoc_complex *v;
   unsigned char *ready;
@@ -202,17 +208,29 @@ ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, un
   return c->basis[o];
 }
 
+static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE_LEN]) {
+  int i;
+  memset(choice, 0, TOWER_CHOICE_LEN * sizeof *choice);
+  choice[0] = cfg->polarized;
+  choice[1] = cfg->time_like;
+  if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->order >= 4) {
+    for (i = 0; i < 7; ++i) choice[2 + i] = cfg->n3lo_ad_variation[i];
+    choice[9] = cfg->use_fhmruvv;
+  }
+}
+
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready) {
-  int32_t i;
+  int32_t i, choice[TOWER_CHOICE_LEN];
   double ome_log;
   tower_slot *s;
   *ready = NULL;
   if (!c || !c->logx || !cfg) return NULL;
   ome_log = cfg->kind == EKOC_KIND_MATCHING ? cfg->ome_log : 0.0;
+  tower_choice(cfg, choice);
   for (i = 0; i < c->n_slots; ++i) {
     s = &c->slot[i];
     if (s->kind == cfg->kind && s->family == cfg->family && s->order == cfg->order && s->nf == cfg->nf &&
-        s->ome_log == ome_log) {
+        s->ome_log == ome_log && memcmp(s->choice, choice, sizeof choice) == 0) {
       *ready = s->ready;
       return s->v;
     }
@@ -225,6 +243,7 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
   s->family = cfg->family;
   s->order = cfg->order;
   s->nf = cfg->nf;
+  memcpy(s->choice, choice, sizeof choice);
   s->ome_log = ome_log;
   c->n_slots++;
   *ready = s->ready;

@@ -5,6 +5,7 @@
 use super::boundary::guard;
 use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
 use super::gamma::{ns_tower, singlet_tower};
+use super::n3lo::{ekore_n3lo, ns_n3lo_all, read_choice, DEFAULT_N3LO};
 use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -22,7 +23,7 @@ unsafe fn check_batch(func: &str, n_re: *const f64, n_im: *const f64, count: usi
 }
 
 /// Shared body of the batch entry points: checks the pointers and every point
-/// first, then writes `width` (<= 12) values per point, point-major at
+/// first, then writes `width` (<= 16) values per point, point-major at
 /// p*width, computed by `eval` from the point's harmonic sums.
 ///
 /// # Safety
@@ -38,25 +39,117 @@ unsafe fn batch_run(
     out_re: *mut f64,
     out_im: *mut f64,
     width: usize,
-    eval: &dyn Fn(&Sums, &mut [C64]),
+    eval: &dyn Fn(&Sums, &mut [C64]) -> Result<(), i32>,
 ) -> Result<(), i32> {
     check_ptr(func, "n_re", n_re)?;
     check_ptr(func, "n_im", n_im)?;
     check_ptr(func, "out_re", out_re)?;
     check_ptr(func, "out_im", out_im)?;
     check_batch(func, n_re, n_im, count, poles)?;
-    let mut buf = [C64::ZERO; 12];
+    let mut buf = [C64::ZERO; 16];
     let g = &mut buf[..width];
     for p in 0..count {
         let n = C64::new(*n_re.add(p), *n_im.add(p));
         let s = sums(func, n)?;
-        eval(&s, g);
+        eval(&s, g)?;
         if !all_finite(g) {
             return Err(not_finite(func, n));
         }
         store(g, out_re, out_im, p * width);
     }
     Ok(())
+}
+
+/// Shared body of `ekore_gamma_singlet_batch` and its `_n3lo` form.
+///
+/// # Safety
+/// As `batch_run`; `n3lo` NULL or one readable `ekore_n3lo`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn singlet_batch(
+    func: &str,
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> Result<(), i32> {
+    check_order(func, order, EKORE_MAX_ORDER)?;
+    check_nf(func, nf)?;
+    let choice = read_choice(func, order, n3lo)?;
+    let w = 4 * order as usize;
+    batch_run(func, n_re, n_im, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
+        g.copy_from_slice(&singlet_tower(func, order, s, nf, choice.as_ref())?[..w]);
+        Ok(())
+    })
+}
+
+/// Shared body of `ekore_gamma_ns_batch` and its `_n3lo` form.
+///
+/// # Safety
+/// As `singlet_batch`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn ns_batch(
+    func: &str,
+    order: u32,
+    mode: u32,
+    n3lo: *const ekore_n3lo,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> Result<(), i32> {
+    check_order(func, order, EKORE_MAX_ORDER)?;
+    check_mode(func, mode)?;
+    check_nf(func, nf)?;
+    let choice = read_choice(func, order, n3lo)?;
+    let w = order as usize;
+    batch_run(func, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, w, &|s, g| {
+        g.copy_from_slice(&ns_tower(func, order, mode, s, nf, choice.as_ref())?[..w]);
+        Ok(())
+    })
+}
+
+/// Shared body of `ekore_gamma_ns_all_batch` and its `_n3lo` form.
+///
+/// # Safety
+/// As `singlet_batch`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn ns_all_batch(
+    func: &str,
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> Result<(), i32> {
+    const MODES: [u32; 3] = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
+    check_order(func, order, EKORE_MAX_ORDER)?;
+    check_nf(func, nf)?;
+    let choice = read_choice(func, order, n3lo)?;
+    let w = order as usize;
+    // below N3LO through ns_tower; the N3LO terms of the three sectors share
+    // one set of weight-5 sums (same values as ns_tower's, one computation)
+    let low = order.min(3);
+    batch_run(func, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+        for (m, mode) in MODES.iter().enumerate() {
+            g[m * w..m * w + low as usize].copy_from_slice(&ns_tower(func, low, *mode, s, nf, None)?[..low as usize]);
+        }
+        if let Some(c) = choice.as_ref() {
+            let top = ns_n3lo_all(func, s.n, nf, c)?;
+            for m in 0..3 {
+                g[m * w + 3] = top[m];
+            }
+        }
+        Ok(())
+    })
 }
 
 /// `ekore_gamma_singlet` at `count` points N_p = n_re[p] + i n_im[p].
@@ -76,21 +169,29 @@ pub extern "C" fn ekore_gamma_singlet_batch(
     out_im: *mut f64,
 ) -> i32 {
     const F: &str = "ekore_gamma_singlet_batch";
-    guard(F, || {
-        let run = || -> Result<(), i32> {
-            check_order(F, order, EKORE_MAX_ORDER)?;
-            check_nf(F, nf)?;
-            let w = 4 * order as usize;
-            // SAFETY: the caller provides `count` readable doubles per input and
-            // count*4*order writable doubles per output.
-            unsafe {
-                batch_run(F, n_re, n_im, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
-                    g.copy_from_slice(&singlet_tower(order, s, nf)[..w])
-                })
-            }
-        };
-        run().err().unwrap_or(EKORE_OK)
-    })
+    // SAFETY: the caller provides `count` readable doubles per input and
+    // count*4*order writable doubles per output.
+    guard(F, || unsafe { singlet_batch(F, order, &DEFAULT_N3LO, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_singlet_batch` with the N3LO choice `n3lo` (read when `order`
+/// is 4; then non-NULL). Each point's values are bitwise those of
+/// `ekore_gamma_singlet_n3lo`. Errors: also EKORE_ERR_VARIATION.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_singlet_batch_n3lo(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_singlet_batch_n3lo";
+    // SAFETY: as for ekore_gamma_singlet_batch; n3lo NULL or readable.
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns` at `count` points. Writes `count*order` values, point-major:
@@ -110,21 +211,28 @@ pub extern "C" fn ekore_gamma_ns_batch(
     out_im: *mut f64,
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_batch";
-    guard(F, || {
-        let run = || -> Result<(), i32> {
-            check_order(F, order, EKORE_MAX_ORDER)?;
-            check_mode(F, mode)?;
-            check_nf(F, nf)?;
-            let w = order as usize;
-            // SAFETY: as for ekore_gamma_singlet_batch, with count*order outputs.
-            unsafe {
-                batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, w, &|s, g| {
-                    g.copy_from_slice(&ns_tower(order, mode, s, nf)[..w])
-                })
-            }
-        };
-        run().err().unwrap_or(EKORE_OK)
-    })
+    // SAFETY: as for ekore_gamma_singlet_batch, with count*order outputs.
+    guard(F, || unsafe { ns_batch(F, order, mode, &DEFAULT_N3LO, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_ns_batch` with the N3LO choice `n3lo` (read when `order` is 4).
+/// Errors: also EKORE_ERR_VARIATION.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_batch_n3lo(
+    order: u32,
+    mode: u32,
+    n3lo: *const ekore_n3lo,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_batch_n3lo";
+    // SAFETY: as for ekore_gamma_ns_batch; n3lo NULL or readable.
+    guard(F, || unsafe { ns_batch(F, order, mode, n3lo, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// The three non-singlet towers (ns+, ns-, nsV) at `count` points, sharing the
@@ -145,21 +253,26 @@ pub extern "C" fn ekore_gamma_ns_all_batch(
     out_im: *mut f64,
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_all_batch";
-    const MODES: [u32; 3] = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
-    guard(F, || {
-        let run = || -> Result<(), i32> {
-            check_order(F, order, EKORE_MAX_ORDER)?;
-            check_nf(F, nf)?;
-            let w = order as usize;
-            // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
-            unsafe {
-                batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
-                    for (m, mode) in MODES.iter().enumerate() {
-                        g[m * w..(m + 1) * w].copy_from_slice(&ns_tower(order, *mode, s, nf)[..w]);
-                    }
-                })
-            }
-        };
-        run().err().unwrap_or(EKORE_OK)
-    })
+    // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
+    guard(F, || unsafe { ns_all_batch(F, order, &DEFAULT_N3LO, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_ns_all_batch` with the N3LO choice `n3lo` (read when `order` is
+/// 4); each value bitwise that of `ekore_gamma_ns_n3lo`. Errors: also
+/// EKORE_ERR_VARIATION.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_all_batch_n3lo(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_all_batch_n3lo";
+    // SAFETY: as for ekore_gamma_ns_all_batch; n3lo NULL or readable.
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::complex::C64;
 use crate::harmonics::Sums;
+use crate::sums::SumValues;
 
 /// Which poles apply to a quantity.
 #[derive(Clone, Copy, PartialEq)]
@@ -90,6 +91,13 @@ pub(super) fn check_ptr<T>(func: &str, name: &str, p: *const T) -> Result<(), i3
 
 pub(super) fn sums(func: &str, n: C64) -> Result<Sums, i32> {
     Sums::new(n).map_err(|e| {
+        fail(EKORE_ERR_DOMAIN, format_args!("{func}: harmonic sums at N = ({}, {}) failed: {e:?}", n.re, n.im))
+    })
+}
+
+/// The weight-5 harmonic sums of the N3LO anomalous dimensions and O(a_s^3) OMEs at N.
+pub(super) fn sum_values(func: &str, n: C64, is_singlet: bool) -> Result<SumValues, i32> {
+    SumValues::new(n, is_singlet).map_err(|e| {
         fail(EKORE_ERR_DOMAIN, format_args!("{func}: harmonic sums at N = ({}, {}) failed: {e:?}", n.re, n.im))
     })
 }

@@ -32,22 +32,27 @@ mod beta;
 mod gamma;
 mod batch;
 mod ome;
+mod n3lo;
 mod boundary;
 mod check;
 #[cfg(test)]
 mod tests;
 
-pub use batch::{ekore_gamma_ns_all_batch, ekore_gamma_ns_batch, ekore_gamma_singlet_batch};
+pub use batch::{
+    ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_batch, ekore_gamma_ns_batch_n3lo,
+    ekore_gamma_singlet_batch, ekore_gamma_singlet_batch_n3lo,
+};
 pub use beta::ekore_beta;
 pub use boundary::ekore_last_error;
-pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_singlet};
+pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamma_singlet, ekore_gamma_singlet_n3lo};
+pub use n3lo::{ekore_n3lo, ekore_n3lo_check, ekore_n3lo_variation_max};
 pub use ome::{ekore_ome_ns, ekore_ome_singlet};
 
 /// Success.
 pub const EKORE_OK: i32 = 0;
 /// A required pointer argument is NULL.
 pub const EKORE_ERR_NULL: i32 = -1;
-/// Perturbative order outside 1..3 (anomalous dimensions) or 1..2 (OMEs).
+/// Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs).
 pub const EKORE_ERR_ORDER: i32 = -2;
 /// Unknown non-singlet mode (valid: 10101, 10201, 10200).
 pub const EKORE_ERR_MODE: i32 = -3;
@@ -58,6 +63,8 @@ pub const EKORE_ERR_NF: i32 = -4;
 pub const EKORE_ERR_DOMAIN: i32 = -5;
 /// A Rust panic was caught at the boundary (a bug in ekore; please report).
 pub const EKORE_ERR_PANIC: i32 = -6;
+/// An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv neither 0 nor 1.
+pub const EKORE_ERR_VARIATION: i32 = -7;
 
 /// Non-singlet mode: ns+ (eko sector 10101, T_k evolution).
 pub const EKORE_MODE_NS_PLUS: u32 = 10101;
@@ -66,10 +73,10 @@ pub const EKORE_MODE_NS_MINUS: u32 = 10201;
 /// Non-singlet mode: valence (eko sector 10200, total V evolution).
 pub const EKORE_MODE_NS_V: u32 = 10200;
 
-/// Highest perturbative order of the anomalous dimensions (NNLO).
-pub const EKORE_MAX_ORDER: u32 = 3;
-/// Highest number of OME terms (A^(1), A^(2)).
-pub const EKORE_MAX_OME_ORDER: u32 = 2;
+/// Highest perturbative order of the anomalous dimensions (N3LO).
+pub const EKORE_MAX_ORDER: u32 = 4;
+/// Highest number of OME terms (A^(1), A^(2), A^(3)).
+pub const EKORE_MAX_OME_ORDER: u32 = 3;
 /// Largest accepted |N|.
 pub const EKORE_N_MAX: f64 = 1.0e5;
 /// Smallest accepted distance |N - p| to a pole p.

@@ -98,8 +98,9 @@ fn messages_are_thread_local() {
 }
 
 /// One call of every entry point with valid input; returns the codes.
-fn call_everything(o: &mut Out, o2: &mut Out, nre: &[f64; 4], nim: &[f64; 4]) -> [i32; 9] {
+fn call_everything(o: &mut Out, o2: &mut Out, nre: &[f64; 4], nim: &[f64; 4]) -> [i32; 13] {
     let mut b = [0.0; 4];
+    let n3lo = ekore_n3lo { variation: [3, 4, 1, 2, 0, 0, 0], use_fhmruvv: 0 };
     [
         ekore_beta(4, b.as_mut_ptr()),
         ekore_gamma_ns(3, EKORE_MODE_NS_V, 2.5, 1.5, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
@@ -109,6 +110,10 @@ fn call_everything(o: &mut Out, o2: &mut Out, nre: &[f64; 4], nim: &[f64; 4]) ->
         ekore_gamma_ns_batch(3, EKORE_MODE_NS_PLUS, nre.as_ptr(), nim.as_ptr(), 4, 5, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
         ekore_ome_ns(2, 2.5, 1.5, 4, 0.5, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
         ekore_ome_singlet(2, 2.5, 1.5, 4, 0.5, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
+        ekore_ome_singlet(3, 2.5, 1.5, 4, 0.5, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
+        ekore_gamma_singlet_batch_n3lo(4, &n3lo, nre.as_ptr(), nim.as_ptr(), 4, 5, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
+        ekore_gamma_ns_all_batch_n3lo(4, &n3lo, nre.as_ptr(), nim.as_ptr(), 4, 5, o.re.as_mut_ptr(), o.im.as_mut_ptr()),
+        ekore_n3lo_check(&n3lo),
         if ekore_last_error().is_null() { -100 } else { EKORE_OK },
     ]
 }
@@ -121,14 +126,14 @@ fn abi_calls_do_not_allocate() {
     let nre = [2.5, 1.5, 4.0, -0.5];
     let nim = [1.5, -3.0, 0.0, 7.0];
     // warm-up: the first touch of thread-locals
-    assert_eq!(call_everything(&mut o, &mut o2, &nre, &nim), [EKORE_OK; 9]);
+    assert_eq!(call_everything(&mut o, &mut o2, &nre, &nim), [EKORE_OK; 13]);
     let before = allocs();
     for _ in 0..100 {
-        assert_eq!(call_everything(&mut o, &mut o2, &nre, &nim), [EKORE_OK; 9]);
+        assert_eq!(call_everything(&mut o, &mut o2, &nre, &nim), [EKORE_OK; 13]);
     }
     let bad = [f64::NAN, 1.0, 1.0, 1.0];
     for _ in 0..100 {
-        assert_eq!(ekore_gamma_ns(4, 10101, 2.0, 0.0, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_ORDER);
+        assert_eq!(ekore_gamma_ns(5, 10101, 2.0, 0.0, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_ORDER);
         assert_eq!(ekore_gamma_singlet(1, f64::NAN, 0.0, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
         assert_eq!(ekore_gamma_singlet_batch(1, bad.as_ptr(), nim.as_ptr(), 4, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
         assert_eq!(ekore_ome_ns(1, 2.0, 0.0, 4, f64::INFINITY, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
@@ -220,18 +225,18 @@ fn bad_inputs() {
     assert_eq!(ekore_ome_ns(1, 2.0, 0.0, 4, 0.0, null_mut(), i), EKORE_ERR_NULL);
     assert_eq!(ekore_ome_singlet(1, 2.0, 0.0, 4, 0.0, r, null_mut()), EKORE_ERR_NULL);
     // orders
-    for ord in [0u32, 4, 100] {
+    for ord in [0u32, 5, 100] {
         assert_eq!(ekore_gamma_ns(ord, 10101, 2.0, 0.0, 4, r, i), EKORE_ERR_ORDER);
         assert_eq!(ekore_gamma_singlet(ord, 2.0, 0.0, 4, r, i), EKORE_ERR_ORDER);
         assert_eq!(ekore_gamma_all(ord, 2.0, 0.0, 4, r, i, r, i), EKORE_ERR_ORDER);
         assert_eq!(ekore_gamma_singlet_batch(ord, nre.as_ptr(), nim.as_ptr(), 2, 4, r, i), EKORE_ERR_ORDER);
         assert_eq!(ekore_gamma_ns_batch(ord, 10101, nre.as_ptr(), nim.as_ptr(), 2, 4, r, i), EKORE_ERR_ORDER);
     }
-    for ord in [0u32, 3] {
+    for ord in [0u32, 4] {
         assert_eq!(ekore_ome_ns(ord, 2.0, 0.0, 4, 0.0, r, i), EKORE_ERR_ORDER);
         assert_eq!(ekore_ome_singlet(ord, 2.0, 0.0, 4, 0.0, r, i), EKORE_ERR_ORDER);
     }
-    assert_eq!(last(), "ekore_ome_singlet: order = 3 outside 1..2");
+    assert_eq!(last(), "ekore_ome_singlet: order = 4 outside 1..3");
     // modes
     for mode in [0u32, 10100, 100, 21, 10202] {
         assert_eq!(ekore_gamma_ns(1, mode, 2.0, 0.0, 4, r, i), EKORE_ERR_MODE);
@@ -322,4 +327,57 @@ fn batch_equals_single() {
     let mut o = Out::new();
     assert_eq!(ekore_gamma_ns_all_batch(2, bad.as_ptr(), bim.as_ptr(), 3, 4, o.re.as_mut_ptr(), o.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
     assert!(o.untouched());
+}
+
+/// The N3LO entry points: the choice reaches as4 (the batch values are those
+/// of the Rust functions on the same sums), NULL choices and bad use_fhmruvv
+/// are refused, variation entries beyond eko's ranges are the central value,
+/// and the FHMRUVV singlet refuses nf = 6.
+#[test]
+fn n3lo_choice() {
+    use crate::as4;
+    use crate::sums::SumValues;
+    let n = C64::new(2.5, 1.5);
+    let mut o = Out::new();
+    let (r, i) = (o.re.as_mut_ptr(), o.im.as_mut_ptr());
+    let var = ekore_n3lo { variation: [3, 4, 1, 2, 0, 0, 0], use_fhmruvv: 0 };
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &var, n.re, n.im, 4, r, i), EKORE_OK);
+    let want = as4::gamma_singlet(&SumValues::new(n, true).unwrap(), 4, &[3, 4, 1, 2, 0, 0, 0], false);
+    for k in 0..4 {
+        assert_eq!((o.re[12 + k], o.im[12 + k]), (want[k].re, want[k].im));
+    }
+    let mut b = Out::new();
+    assert_eq!(ekore_gamma_ns_all_batch_n3lo(4, &var, &n.re, &n.im, 1, 4, b.re.as_mut_ptr(), b.im.as_mut_ptr()), EKORE_OK);
+    for (m, mode) in [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V].iter().enumerate() {
+        let mut one = Out::new();
+        assert_eq!(ekore_gamma_ns_n3lo(4, *mode, &var, n.re, n.im, 4, one.re.as_mut_ptr(), one.im.as_mut_ptr()), EKORE_OK);
+        assert_eq!(&b.re[4 * m..4 * m + 4], &one.re[..4]);
+        assert_eq!(&b.im[4 * m..4 * m + 4], &one.im[..4]);
+    }
+    // the default of the entry points without a choice is eko's: central, FHMRUVV
+    let central = ekore_n3lo { variation: [0; 7], use_fhmruvv: 1 };
+    let (mut d, mut c) = (Out::new(), Out::new());
+    assert_eq!(ekore_gamma_singlet(4, n.re, n.im, 4, d.re.as_mut_ptr(), d.im.as_mut_ptr()), EKORE_OK);
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &central, n.re, n.im, 4, c.re.as_mut_ptr(), c.im.as_mut_ptr()), EKORE_OK);
+    assert_eq!(&d.re[..16], &c.re[..16]);
+    // beyond eko's range: central, as eko
+    let far = ekore_n3lo { variation: [400, 0, 0, 0, 0, 0, 0], use_fhmruvv: 0 };
+    let zero = ekore_n3lo { variation: [0; 7], use_fhmruvv: 0 };
+    let (mut f, mut z) = (Out::new(), Out::new());
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &far, n.re, n.im, 4, f.re.as_mut_ptr(), f.im.as_mut_ptr()), EKORE_OK);
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &zero, n.re, n.im, 4, z.re.as_mut_ptr(), z.im.as_mut_ptr()), EKORE_OK);
+    assert_eq!(&f.re[..16], &z.re[..16]);
+    // refusals
+    assert_eq!(ekore_gamma_singlet_n3lo(4, null(), n.re, n.im, 4, r, i), EKORE_ERR_NULL);
+    assert_eq!(ekore_gamma_singlet_n3lo(3, null(), n.re, n.im, 4, r, i), EKORE_OK); // not read below N3LO
+    let bad = ekore_n3lo { variation: [0; 7], use_fhmruvv: 2 };
+    assert_eq!(ekore_n3lo_check(&bad), EKORE_ERR_VARIATION);
+    assert!(last().contains("use_fhmruvv = 2"), "{}", last());
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &central, n.re, n.im, 6, r, i), EKORE_ERR_NF);
+    assert!(last().contains("nf in 3..5"), "{}", last());
+    let mut max = [0u32; 7];
+    assert_eq!(ekore_n3lo_variation_max(0, max.as_mut_ptr()), EKORE_OK);
+    assert_eq!(max, [19, 15, 15, 6, 0, 0, 0]);
+    assert_eq!(ekore_n3lo_variation_max(1, max.as_mut_ptr()), EKORE_OK);
+    assert_eq!(max, [2; 7]);
 }

@@ -1,0 +1,21 @@
+"""A mirror of eko's Python ``ekore`` package for what ekoc computes, so that
+
+    import ekoc.ekore as ekore
+    ekore.anomalous_dimensions.unpolarized.space_like.gamma_singlet((4, 0), n, nf, variation)
+
+runs the code a physicist already wrote against eko, on ekoc's Rust ekore
+crate. Module paths, function names, argument order, defaults and return
+shapes are eko 0.15.7's (``order`` is the ``(qcd, qed)`` pair); N may also be
+an array, then the result gains N's shape in front (``result[i]`` is the
+value at ``N[i]``). What ekoc does not compute (QED orders, MSbar masses)
+raises ``EkocUnsupportedFieldError`` (a NotImplementedError) naming the
+argument.
+
+Modules: ``anomalous_dimensions.unpolarized.space_like`` (``gamma_ns``,
+``gamma_singlet``) and ``operator_matrix_elements.unpolarized.space_like``
+(``A_singlet``, ``A_non_singlet``).
+"""
+
+from . import anomalous_dimensions, operator_matrix_elements
+
+__all__ = ["anomalous_dimensions", "operator_matrix_elements"]
