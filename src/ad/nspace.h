@@ -65,7 +65,7 @@ EKOC_HD ekoc_kernel_cfg ekoc_nspace_kernel_cfg(const ekoc_nspace_cfg *cfg) {
 EKOC_HD void ekoc_nspace_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex gamma[3][EKOC_MAX_ORDER],
                                       ekoc_complex *out) {
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
-  double j[3];
+  double j[EKOC_MAX_ORDER];
   int m;
   ekoc_kernel_ns_evolution_integrals(&k, j); /* the same for the three sectors */
   for (m = 0; m < 3; ++m) {
