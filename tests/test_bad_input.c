@@ -363,7 +363,9 @@ static void test_nspace_evaluate(void **state) {
   c = good_cfg(); c.sv_mode = 3;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "sv_mode=3", NULL);
   c = good_matching_cfg(); c.order = 3;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=3", NULL);
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "matching order=3", NULL);
+  c = good_matching_cfg(); c.order = 4; /* above the largest OME order the API describes (3) */
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=4", NULL);
   c = good_matching_cfg(); c.order = -1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=-1", NULL);
   c = good_matching_cfg(); c.matching_method = 3;

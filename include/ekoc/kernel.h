@@ -32,7 +32,7 @@ enum { EKOC_MATCHING_FORWARD = 0, EKOC_MATCHING_BACKWARD_EXACT = 1, EKOC_MATCHIN
 typedef struct ekoc_nspace_config {
   int32_t kind;             /* EKOC_KIND_* */
   int32_t family;           /* EKOC_FAMILY_* */
-  int32_t order;            /* evolution: QCD order 1..EKOC_MAX_ORDER (4 not yet computed); matching: OME order 0..2 */
+  int32_t order;            /* evolution: QCD order 1..EKOC_MAX_ORDER (4 not yet computed); matching: OME order 0..3 */
   int32_t nf;               /* evolution: active flavours; matching: flavours below the threshold */
   int32_t method;           /* EKOC_METHOD_* (evolution) */
   int32_t ev_op_iterations; /* (evolution) */
