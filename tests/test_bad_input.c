@@ -363,7 +363,9 @@ static void test_nspace_evaluate(void **state) {
   c = good_cfg(); c.sv_mode = 3;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "sv_mode=3", NULL);
   c = good_matching_cfg(); c.order = 3;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=3", NULL);
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "matching order=3", NULL);
+  c = good_matching_cfg(); c.order = 4; /* above the largest OME order the API describes (3) */
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=4", NULL);
   c = good_matching_cfg(); c.order = -1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=-1", NULL);
   c = good_matching_cfg(); c.matching_method = 3;
@@ -738,7 +740,7 @@ static void test_couplings_new(void **state) {
   EXPECT(ekoc_couplings_new(&cfg, NULL), EKOC_ERR_NULL_POINTER, "out", NULL);
   assert_int_equal(ekoc_couplings_config_sizeof(), sizeof(ekoc_couplings_config));
   COUPLINGS_FAILS(cfg_.order = 0, EKOC_ERR_INVALID_ORDER, "order = 0", NULL);
-  COUPLINGS_FAILS(cfg_.order = 4, EKOC_ERR_INVALID_ORDER, "order = 4", NULL);
+  COUPLINGS_FAILS(cfg_.order = 5, EKOC_ERR_INVALID_ORDER, "order = 5", NULL);
   COUPLINGS_FAILS(cfg_.mode = 2, EKOC_ERR_INVALID_MODE, "mode = 2", NULL);
   COUPLINGS_FAILS(cfg_.mode = -1, EKOC_ERR_INVALID_MODE, "mode = -1", NULL);
   for (k = 0; k < 3; ++k) {

@@ -666,7 +666,7 @@ static void test_bad_config(void **state) {
   assert_int_equal(ekoc_couplings_new(&good, NULL), EKOC_ERR_NULL_POINTER);
   assert_non_null(strstr(ekoc_last_error(), "out"));
 
-  const int orders[] = {0, 4, -1};
+  const int orders[] = {0, EKOC_MAX_ORDER + 1, -1};
   for (int i = 0; i < 3; ++i) {
     cfg = good;
     cfg.order = orders[i];

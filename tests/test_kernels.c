@@ -954,7 +954,7 @@ static void test_invalid_cfg_gives_nan(void **state) {
   assert_true(ekoc_kernel_cfg_valid(&base));
   for (i = 0; i < 11; ++i) c[i] = base;
   c[0].order = 0;
-  c[1].order = 4;
+  c[1].order = EKOC_MAX_ORDER + 1;
   c[2].method = -1;
   c[3].method = EKOC_METHOD_COUNT;
   c[4].ev_op_iterations = 0;

@@ -28,7 +28,7 @@ typedef struct ekoc_couplings ekoc_couplings;
 /* What defines a running coupling (eko's TheoryCard couplings/heavy parts,
  * with the masses and the threshold ratios already squared). */
 typedef struct ekoc_couplings_config {
-  int32_t order;               /* 1..3 (LO..NNLO): beta_0..beta_{order-1}; decoupling to a_s^{order-1} */
+  int32_t order;               /* 1..4 (LO..N3LO): beta_0..beta_{order-1}; decoupling to a_s^{order-1} */
   int32_t mode;                /* EKOC_COUPLING_EXACT or EKOC_COUPLING_EXPANDED */
   double alphas_ref;           /* alpha_s(mu2_ref) with nf_ref flavours (not divided by 4 pi) */
   double mu2_ref;              /* reference scale mu_ref^2 in GeV^2 */

@@ -8,6 +8,10 @@
 
 /* QCD orders with anomalous dimensions in the ekore crate: LO..NNLO. */
 #define EKOC_IMPLEMENTED_ORDER 3
+/* OME orders (matching) the ekore crate computes: up to O(a_s^2); the
+ * matching matrices themselves are built up to EKOC_MAX_MATCHING_ORDER
+ * (ad/matching.h). */
+#define EKOC_IMPLEMENTED_MATCHING_ORDER 2
 /* QED orders computed: none beyond pure QCD. */
 #define EKOC_IMPLEMENTED_QED_ORDER 0
 /* Polarized (helicity-difference) and time-like evolution: not yet. */

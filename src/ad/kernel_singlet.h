@@ -125,24 +125,30 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_magnus(const ekoc_kernel_cfg *cfg, const 
 }
 
 /* The singlet R_k of docs/physics.md §6.3 step 1-2, k = 0..kmax-1 (kmax >= order):
- * R_0 = g0/b0, R_1 = g1/b0 - b1 R_0, R_2 = g2/b0 - b1 R_1 - b2 R_0; if fill
- * (perturbative-exact), R_k = -b1 R_{k-1} [- b2 R_{k-2} at NNLO] for
+ * R_0 = g0/b0, R_1 = g1/b0 - b1 R_0, R_2 = g2/b0 - b1 R_1 - b2 R_0,
+ * R_3 = g3/b0 - b1 R_2 - b2 R_1 - b3 R_0; if fill (perturbative-exact),
+ * R_k = -b1 R_{k-1} [- b2 R_{k-2} from NNLO] [- b3 R_{k-3} at N3LO] for
  * k >= order, else 0. */
 EKOC_HD void ekoc_kernel_singlet_r(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma, int fill, int32_t kmax,
                                    ekoc_cmat2 *r) {
   double inv_b0 = 1.0 / cfg->beta[0];
-  double b1 = cfg->beta[1] * inv_b0, b2 = cfg->beta[2] * inv_b0;
+  double b1 = cfg->beta[1] * inv_b0, b2 = cfg->beta[2] * inv_b0, b3 = cfg->beta[3] * inv_b0;
   int32_t order = cfg->order, k;
   r[0] = m2_scale(gamma[0], inv_b0);
   if (order >= 2) r[1] = m2_sub(m2_scale(gamma[1], inv_b0), m2_scale(r[0], b1));
   if (order >= 3) r[2] = m2_sub(m2_sub(m2_scale(gamma[2], inv_b0), m2_scale(r[1], b1)), m2_scale(r[0], b2));
+  if (order >= 4)
+    r[3] = m2_sub(m2_sub(m2_sub(m2_scale(gamma[3], inv_b0), m2_scale(r[2], b1)), m2_scale(r[1], b2)),
+                  m2_scale(r[0], b3));
   for (k = order; k < kmax; ++k) {
     if (!fill) {
       r[k] = m2_zero();
     } else if (order == 2) {
       r[k] = m2_scale(r[k - 1], -b1);
-    } else {
+    } else if (order == 3) {
       r[k] = m2_sub(m2_scale(r[k - 1], -b1), m2_scale(r[k - 2], b2));
+    } else {
+      r[k] = m2_sub(m2_sub(m2_scale(r[k - 1], -b1), m2_scale(r[k - 2], b2)), m2_scale(r[k - 3], b3));
     }
   }
 }
@@ -182,7 +188,7 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_u_sum(const ekoc_cmat2 *u, int32_t kmax, 
  * over the same geometric steps as iterate,
  * E_k = U(a_{k+1}) E_LO(a_{k+1} <- a_k) U(a_k)^-1, K = ev_op_max_order terms.
  * K = 1 gives U = 1, i.e. the LO kernel (eko would index past its R array
- * for K = 1 at NNLO; K >= 2 matches eko). */
+ * for K = 1 at NNLO and K <= 2 at N3LO; from there on ekoc matches eko). */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_perturbative(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma, int fill) {
   ekoc_cmat2 r[EKOC_MAX_EV_OP_MAX_ORDER + 1], u[EKOC_MAX_EV_OP_MAX_ORDER];
   int32_t kmax = cfg->ev_op_max_order, n = cfg->ev_op_iterations, k;
@@ -206,15 +212,18 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_perturbative(const ekoc_kernel_cfg *cfg, 
 }
 
 /* truncated == ordered-truncated (docs/physics.md §6.3, §12 items 4-5), with
- * U_1, U_2 from R_0..R_{order-1} only and E_0 the LO exact kernel:
+ * U_1..U_3 from R_0..R_{order-1} only and E_0 the LO exact kernel:
  *   E_1 = E_0 + a1 U_1 E_0 - a0 E_0 U_1                                 (NLO)
- *   E   = E_1 + a1^2 U_2 E_1 - a1 a0 U_1 E_1 U_1 + a0^2 E_1 (U_1^2 - U_2) (NNLO).
- * Note E_1, not E_0, in the NNLO terms: eko's eko_truncated adds the NLO terms
- * in place into the array that holds E_0 before forming the NNLO terms, so its
- * numbers carry this O(a^3) difference from the textbook formula (docs/physics.md §6.3, §12.4); we
- * reproduce the numbers (verified against eko 0.15.7 to 1e-16). */
+ *   E_2 = E_1 + a1^2 U_2 E_1 - a1 a0 U_1 E_1 U_1 + a0^2 E_1 (U_1^2 - U_2) (NNLO)
+ *   E_3 = E_2 + a1^3 U_3 E_2 - a1^2 a0 U_2 E_2 U_1 + a1 a0^2 U_1 E_2 (U_1^2 - U_2)
+ *             - a0^3 E_2 (U_1^3 - U_1 U_2 - U_2 U_1 + U_3)                (N3LO).
+ * Note E_1, E_2, not E_0, in the higher terms: eko's eko_truncated adds each
+ * order's terms in place into the array that holds E_0 before forming the
+ * next order's, so its numbers carry this O(a^3) difference from the textbook
+ * formula (docs/physics.md §6.3, §12.4); we reproduce the numbers (verified
+ * against eko 0.15.7 to 1e-16 at NNLO, 1e-12 at N3LO). */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
-  ekoc_cmat2 r[3], u[3], e0, e;
+  ekoc_cmat2 r[EKOC_MAX_ORDER], u[EKOC_MAX_ORDER], e0, e;
   double a0 = cfg->a0, a1 = cfg->a1;
   ekoc_kernel_singlet_r(cfg, gamma, 0, cfg->order, r);
   ekoc_kernel_singlet_u(r, cfg->order, u);
@@ -224,6 +233,15 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated(const ekoc_kernel_cfg *cfg, con
     ekoc_cmat2 t = m2_scale(m2_mul(u[2], e), a1 * a1);
     t = m2_sub(t, m2_scale(m2_mul(m2_mul(u[1], e), u[1]), a1 * a0));
     t = m2_add(t, m2_scale(m2_mul(e, m2_sub(m2_mul(u[1], u[1]), u[2])), a0 * a0));
+    e = m2_add(e, t);
+  }
+  if (cfg->order >= 4) { /* eko's grouping: each coefficient scales the left factor */
+    ekoc_cmat2 u1u1 = m2_mul(u[1], u[1]);
+    ekoc_cmat2 tail = m2_add(m2_sub(m2_sub(m2_mul(u1u1, u[1]), m2_mul(u[1], u[2])), m2_mul(u[2], u[1])), u[3]);
+    ekoc_cmat2 t = m2_mul(m2_scale(u[3], a1 * a1 * a1), e);
+    t = m2_sub(t, m2_mul(m2_mul(m2_scale(u[2], a1 * a1 * a0), e), u[1]));
+    t = m2_add(t, m2_mul(m2_mul(m2_scale(u[1], a1 * (a0 * a0)), e), m2_sub(u1u1, u[2])));
+    t = m2_sub(t, m2_mul(m2_scale(e, a0 * a0 * a0), tail));
     e = m2_add(e, t);
   }
   return e;
@@ -259,7 +277,7 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet(const ekoc_kernel_cfg *cfg, const ekoc_cm
     case EKOC_METHOD_ORDERED_TRUNCATED:
       return ekoc_kernel_singlet_truncated(cfg, gamma);
     default: {
-      double j[3];
+      double j[EKOC_MAX_ORDER];
       ekoc_cmat2 expo = m2_zero();
       ekoc_ei_fill(cfg->order, method == EKOC_METHOD_DECOMPOSE_EXPANDED, cfg->a1, cfg->a0, cfg->beta, j);
       for (i = 0; i < cfg->order; ++i) expo = m2_add(expo, m2_scale(gamma[i], j[i]));

@@ -4,11 +4,15 @@
  * of a_s^k (k = 1..matching order), in the basis (g, q, H) for the singlet
  * block (3x3) and (q, H) for the non-singlet block (2x2), both row-major
  * (docs/physics.md §8.1). This header turns the tower into the matching matrix:
- *   forward:            1 + a A1 + a^2 A2
- *   backward, exact:    (1 + a A1 + a^2 A2)^(-1)
+ *   forward:            1 + a A1 + a^2 A2 + a^3 A3
+ *   backward, exact:    (1 + a A1 + a^2 A2 + a^3 A3)^(-1)
  *   backward, expanded: 1 - a A1 + a^2 (A1 A1 - A2)
- * (eko's `build_ome`, docs/physics.md §8.4), and applies the exponentiated
- * scale-variation shift of the tower, A2 -> A2 + beta0 L A1 (docs/physics.md §7.1).
+ *                       + a^3 (A1 A2 + A2 A1 - A1 A1 A1 - A3)
+ * (each term from its order on; eko's `build_ome`, docs/physics.md §8.4), and
+ * applies the exponentiated scale-variation shift of the tower, the same
+ * re-expansion as the anomalous dimensions' (eko applies gamma_variation to
+ * the OME tower): A2 -> A2 + beta0 L A1,
+ * A3 -> A3 + 2 beta0 L A2 + (beta1 L + beta0^2 L^2) A1 (docs/physics.md §7.1).
  */
 #ifndef EKOC_AD_MATCHING_H
 #define EKOC_AD_MATCHING_H
@@ -18,8 +22,10 @@
 /* EKOC_MATCHING_FORWARD / _BACKWARD_EXACT / _BACKWARD_EXPANDED: include/ekoc/kernel.h */
 #include "ekoc/kernel.h"
 
-/* Largest OME order supported (O(a_s^2)). */
-#define EKOC_MAX_MATCHING_ORDER 2
+/* Largest OME order the matching matrices are built for (O(a_s^3), eko's
+ * matching_order at N3LO); which OME orders the ekore crate computes is its
+ * own business (it refuses the others). */
+#define EKOC_MAX_MATCHING_ORDER 3
 
 /* C = A * B for dim x dim row-major complex matrices (dim <= 3). */
 EKOC_HD void ekoc_cmat_mul(int dim, const ekoc_complex *a, const ekoc_complex *b, ekoc_complex *c) {
@@ -63,16 +69,25 @@ EKOC_HD int ekoc_cmat_inverse(int dim, const ekoc_complex *a, ekoc_complex *inv)
   }
 }
 
-/* Exponentiated scale variation of an OME tower in place:
- * A^(2) += beta0 * sv_log * A^(1) (only when the tower has two terms);
- * `tower` holds `order` matrices of dim*dim entries. */
-EKOC_HD void ekoc_matching_sv_shift(int dim, int order, double beta0, double sv_log, ekoc_complex *tower) {
+/* Exponentiated scale variation of an OME tower in place (eko's
+ * gamma_variation on the tower, highest term first so that the unshifted
+ * lower terms enter): A^(3) += 2 beta0 L A^(2) + (beta1 L + beta0^2 L^2) A^(1)
+ * when the tower has three terms, A^(2) += beta0 L A^(1) when it has two or
+ * more, L = sv_log; `tower` holds `order` matrices of dim*dim entries,
+ * beta[] the coefficients at the matching's n_f. */
+EKOC_HD void ekoc_matching_sv_shift(int dim, int order, const double *beta, double sv_log, ekoc_complex *tower) {
   int i, n = dim * dim;
+  double beta0 = beta[0];
+  if (order >= 3) {
+    double c2 = 2.0 * beta0 * sv_log, c1 = beta[1] * sv_log + beta0 * beta0 * (sv_log * sv_log);
+    for (i = 0; i < n; ++i)
+      tower[2 * n + i] = c_add(tower[2 * n + i], c_add(c_scale(tower[n + i], c2), c_scale(tower[i], c1)));
+  }
   if (order < 2) return;
   for (i = 0; i < n; ++i) tower[n + i] = c_add(tower[n + i], c_scale(tower[i], beta0 * sv_log));
 }
 
-/* The matching matrix from the tower A^(1..order) (order <= 2) at coupling a.
+/* The matching matrix from the tower A^(1..order) (order <= 3) at coupling a.
  * Writes dim*dim entries to `out`; returns 0 if a backward-exact inverse is
  * singular (then `out` is untouched). */
 EKOC_HD int ekoc_matching_build(int dim, int order, const ekoc_complex *tower, double a, int method,
@@ -88,11 +103,24 @@ EKOC_HD int ekoc_matching_build(int dim, int order, const ekoc_complex *tower, d
       ekoc_cmat_mul(dim, tower, tower, sq);
       for (i = 0; i < n; ++i) m[i] = c_add(m[i], c_scale(c_sub(sq[i], tower[n + i]), a * a));
     }
+    if (order >= 3) {
+      ekoc_complex a1a2[9], a2a1[9], a1a1[9], cube[9];
+      ekoc_cmat_mul(dim, tower, tower + n, a1a2);
+      ekoc_cmat_mul(dim, tower + n, tower, a2a1);
+      ekoc_cmat_mul(dim, tower, tower, a1a1);
+      ekoc_cmat_mul(dim, a1a1, tower, cube);
+      for (i = 0; i < n; ++i) {
+        ekoc_complex t = c_sub(c_add(c_add(c_neg(tower[2 * n + i]), a1a2[i]), a2a1[i]), cube[i]);
+        m[i] = c_add(m[i], c_scale(t, a * a * a));
+      }
+    }
   } else {
     if (order >= 1)
       for (i = 0; i < n; ++i) m[i] = c_add(m[i], c_scale(tower[i], a));
     if (order >= 2)
       for (i = 0; i < n; ++i) m[i] = c_add(m[i], c_scale(tower[n + i], a * a));
+    if (order >= 3)
+      for (i = 0; i < n; ++i) m[i] = c_add(m[i], c_scale(tower[2 * n + i], a * a * a));
     if (method == EKOC_MATCHING_BACKWARD_EXACT) {
       ekoc_complex inv[9];
       if (!ekoc_cmat_inverse(dim, m, inv)) return 0;

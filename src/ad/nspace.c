@@ -131,6 +131,9 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
     if (cfg->order < 0 || cfg->order > EKOC_MAX_MATCHING_ORDER)
       return ekoc_error(EKOC_ERR_INVALID_ORDER, "matching order=%d outside 0..%d", (int)cfg->order,
                         EKOC_MAX_MATCHING_ORDER);
+    if (cfg->order > EKOC_IMPLEMENTED_MATCHING_ORDER)
+      return ekoc_error(EKOC_ERR_UNSUPPORTED, "matching order=%d (O(a_s^3) OMEs) is not implemented yet (0..%d)",
+                        (int)cfg->order, EKOC_IMPLEMENTED_MATCHING_ORDER);
     if (cfg->matching_method < EKOC_MATCHING_FORWARD || cfg->matching_method > EKOC_MATCHING_BACKWARD_EXPANDED)
       return ekoc_error(EKOC_ERR_INVALID_METHOD, "matching_method=%d unknown", (int)cfg->matching_method);
   }

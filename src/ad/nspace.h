@@ -65,7 +65,7 @@ EKOC_HD ekoc_kernel_cfg ekoc_nspace_kernel_cfg(const ekoc_nspace_cfg *cfg) {
 EKOC_HD void ekoc_nspace_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex gamma[3][EKOC_MAX_ORDER],
                                       ekoc_complex *out) {
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
-  double j[3];
+  double j[EKOC_MAX_ORDER];
   int m;
   ekoc_kernel_ns_evolution_integrals(&k, j); /* the same for the three sectors */
   for (m = 0; m < 3; ++m) {
@@ -99,7 +99,7 @@ EKOC_HD int ekoc_nspace_matching(const ekoc_nspace_cfg *cfg, ekoc_complex *tower
   int dim = cfg->family == EKOC_FAMILY_NS ? 2 : 3;
   ekoc_complex m[9];
   int i;
-  if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_matching_sv_shift(dim, cfg->order, cfg->beta[0], cfg->sv_log, tower);
+  if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_matching_sv_shift(dim, cfg->order, cfg->beta, cfg->sv_log, tower);
   if (!ekoc_matching_build(dim, cfg->order, tower, cfg->a1, cfg->matching_method, m)) return 0;
   if (dim == 2) {
     out[0] = m[0]; /* (200,200) */
@@ -112,7 +112,7 @@ EKOC_HD int ekoc_nspace_matching(const ekoc_nspace_cfg *cfg, ekoc_complex *tower
 
 /* ---- towers: the per-N input of a family, as ekore gives it ---------------------- */
 
-/* Largest tower: the singlet matching at O(a_s^2), 2 x (3x3). */
+/* Largest tower: the singlet matching at O(a_s^3), 3 x (3x3). */
 #define EKOC_NSPACE_MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER)
 /* every evolution tower fits as well (compile-time check, C and C++) */
 typedef char ekoc_nspace_evolution_tower_fits_[4 * EKOC_MAX_ORDER <= EKOC_NSPACE_MAX_TOWER ? 1 : -1];

@@ -22,12 +22,14 @@ static const char *const quark_name[3] = {"charm", "bottom", "top"};
 
 /* ---- fixed-nf running ------------------------------------------------------ */
 
-/* b_1, b_2 of the exact RGE in y = 1/a: dy/dt = 1 + b1/y + b2/y^2. */
+/* b_1, b_2, b_3 of the exact RGE in y = 1/a: dy/dt = 1 + b1/y + b2/y^2 + b3/y^3
+ * (the unused ones 0 below N3LO: b2 + 0/y is b2 exactly, so the lower orders'
+ * numbers do not depend on the b3 term being there). */
 typedef struct rge_coeffs {
-  double b1, b2;
+  double b1, b2, b3;
 } rge_coeffs;
 
-static inline double rge_rhs(const rge_coeffs *r, double y) { return 1.0 + (r->b1 + r->b2 / y) / y; }
+static inline double rge_rhs(const rge_coeffs *r, double y) { return 1.0 + (r->b1 + (r->b2 + r->b3 / y) / y) / y; }
 
 /* Dormand-Prince 5(4) (J. R. Dormand, P. J. Prince, J. Comput. Appl. Math. 6
  * (1980) 19), local extrapolation, FSAL, on the autonomous scalar equation
@@ -86,11 +88,34 @@ static int rge_integrate(const rge_coeffs *r, double y0, double t_end, double *y
   return 0;
 }
 
+/* The N3LO term eko's expanded_n3lo adds to its NNLO expanded solution
+ * (docs/physics.md §2.2), with a_LO = a0/(1 + beta0 a0 lmu), l0 = ln a0,
+ * lf = ln a_LO and the b_k = beta_k/beta_0:
+ *   a_LO^4/(2 beta0^3) [ -2 b1^3 l0^3 + 5 b1^3 lf^2 + 2 b1^3 lf^3 + b1^3 l0^2 (5 + 6 lf)
+ *     + 2 beta0 b1 lf (b2 + 2 (b1^2 - beta0 b2) lmu a0)
+ *     - beta0^2 lmu a0 (-2 b1 b2 + 2 beta0 b3 + (b1^3 - 2 beta0 b1 b2 + beta0^2 b3) lmu a0)
+ *     - 2 b1 l0 (5 b1^2 lf + 3 b1^2 lf^2 + beta0 (b2 + 2 (b1^2 - beta0 b2) lmu a0)) ]
+ * (eko mixes beta0 and the b_k this way; the formula is taken as it is). */
+static double expanded_n3lo_term(double a0, double beta0, double b1, double b2, double b3, double lmu, double a_lo) {
+  const double lf = log(a_lo), l0 = log(a0);
+  const double b1c = b1 * b1 * b1, x = lmu * a0;
+  const double a_lo2 = a_lo * a_lo;
+  const double inner = b2 + 2.0 * (b1 * b1 - beta0 * b2) * x;
+  const double bracket = -2.0 * b1c * (l0 * l0 * l0) + 5.0 * b1c * (lf * lf) + 2.0 * b1c * (lf * lf * lf) +
+                         b1c * (l0 * l0) * (5.0 + 6.0 * lf) + 2.0 * beta0 * b1 * lf * inner -
+                         (beta0 * beta0) * lmu * a0 *
+                             (-2.0 * b1 * b2 + 2.0 * beta0 * b3 +
+                              (b1c - 2.0 * beta0 * b1 * b2 + (beta0 * beta0) * b3) * lmu * a0) -
+                         2.0 * b1 * l0 * (5.0 * (b1 * b1) * lf + 3.0 * (b1 * b1) * (lf * lf) + beta0 * inner);
+  return (a_lo2 * a_lo2) / (2.0 * (beta0 * beta0 * beta0)) * bracket;
+}
+
 int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, double mu2_from,
                        double mu2_to, double *a_out) {
   if (!a_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_run: a_out is NULL");
-  if (order < 1 || order > 3)
-    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_run: order = %d, want 1..3", (int)order);
+  if (order < 1 || order > EKOC_MAX_ORDER)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_run: order = %d, want 1..%d", (int)order,
+                      EKOC_MAX_ORDER);
   if (mode != EKOC_COUPLING_EXACT && mode != EKOC_COUPLING_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "ekoc_couplings_run: mode = %d, want EKOC_COUPLING_EXACT (0) or "
                       "EKOC_COUPLING_EXPANDED (1)", (int)mode);
@@ -106,7 +131,7 @@ int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, doubl
   double beta[4];
   ekoc_beta_coefficients(nf, beta);
   const double beta0 = beta[0];
-  const double b1 = beta[1] / beta0, b2 = beta[2] / beta0;
+  const double b1 = beta[1] / beta0, b2 = beta[2] / beta0, b3 = beta[3] / beta0;
   const double lmu = log(mu2_to / mu2_from);
   /* eko's exact_lo; also the first piece of the expanded solutions */
   const double den = 1.0 + beta0 * a0 * lmu;
@@ -116,20 +141,23 @@ int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, doubl
   } else if (order == 1) {
     a = a0 / den;
   } else if (mode == EKOC_COUPLING_EXPANDED) {
-    /* eko's expanded_nlo / expanded_nnlo (APFEL's NNLO), docs/physics.md §2.2 */
+    /* eko's expanded_nlo / expanded_nnlo (APFEL's NNLO) / expanded_n3lo, docs/physics.md §2.2 */
     const double a_lo = a0 / den;
     const double a_nlo = a_lo * (1 - b1 * a_lo * log(den));
     if (order == 2) {
       a = a_nlo;
     } else if (a_nlo > 0.0) {
       a = a_lo * (1.0 + a_lo * (a_lo - a0) * (b2 - b1 * b1) + a_nlo * b1 * log(a_nlo / a0));
+      if (order >= 4) a += expanded_n3lo_term(a0, beta0, b1, b2, b3, lmu, a_lo);
     }
   } else {
-    /* exact: da/dt = -a^2 (1 + b1 a [+ b2 a^2]) with t = beta0 lmu, solved for
-     * y = 1/a, dy/dt = 1 + b1/y + b2/y^2 (the same ODE; eko: scipy Radau) */
+    /* exact: da/dt = -a^2 (1 + b1 a [+ b2 a^2 [+ b3 a^3]]) with t = beta0 lmu,
+     * solved for y = 1/a, dy/dt = 1 + b1/y + b2/y^2 + b3/y^3 (the same ODE;
+     * eko: scipy Radau) */
     rge_coeffs r;
     r.b1 = b1;
     r.b2 = (order >= 3) ? b2 : 0.0;
+    r.b3 = (order >= 4) ? b3 : 0.0;
     double y;
     if (rge_integrate(&r, 1.0 / a0, beta0 * lmu, &y) == 0) a = 1.0 / y;
   }
@@ -145,17 +173,26 @@ int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, doubl
 
 /* ---- decoupling --------------------------------------------------------------- */
 
-double ekoc_couplings_matching_factor(int32_t order, int up, double a, double L) {
-  /* [PEG] eq. 2.43, pole masses (eko compute_matching_coeffs_up, T_R = 1/2) */
+double ekoc_couplings_matching_factor(int32_t order, int up, int32_t nf_light, double a, double L) {
+  /* [PEG] eq. 2.43 and the O(a_s^3) terms eko uses, pole masses (eko
+   * compute_matching_coeffs_up, T_R = 1/2); the a_s^3 constant depends on the
+   * light n_f */
+  const double nf = (double)nf_light;
   const double c11 = 4.0 / 3.0 * EKOC_TR, c20 = 14.0 / 3.0, c21 = 38.0 / 3.0, c22 = 4.0 / 9.0;
-  double c[3][3] = {{0.0, 0.0, 0.0}, {0.0, c11, 0.0}, {c20, c21, c22}};
+  const double c30 = 340.729 - 16.7981 * nf, c31 = 8941.0 / 27.0 - 409.0 / 27.0 * nf, c32 = 511.0 / 9.0,
+               c33 = 8.0 / 27.0;
+  double c[4][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, c11, 0.0, 0.0}, {c20, c21, c22, 0.0}, {c30, c31, c32, c33}};
   if (!up) { /* the perturbative inverse (eko invert_matching_coeffs) */
     c[1][1] = -c11;
     c[2][0] = -c20;
     c[2][1] = -c21;
     c[2][2] = 2.0 * c11 * c11 - c22;
+    c[3][0] = -c30;
+    c[3][1] = 5.0 * c11 * c20 - c31;
+    c[3][2] = 5.0 * c11 * c21 - c32;
+    c[3][3] = -5.0 * (c11 * c11 * c11) + 5.0 * c11 * c22 - c33;
   }
-  int n_max = (order >= 1 && order <= 3) ? order - 1 : 2;
+  int n_max = (order >= 1 && order <= 4) ? order - 1 : 3;
   /* same summation order and powers as eko, so the rounding agrees */
   double fact = 1.0;
   for (int n = 1; n <= n_max; ++n)
@@ -185,9 +222,9 @@ size_t ekoc_couplings_config_sizeof(void) { return sizeof(ekoc_couplings_config)
 int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
   if (!cfg) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_new: cfg is NULL");
   if (!out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_new: out is NULL");
-  if (cfg->order < 1 || cfg->order > 3)
-    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_new: order = %d, want 1 (LO) .. 3 (NNLO)",
-                      (int)cfg->order);
+  if (cfg->order < 1 || cfg->order > EKOC_MAX_ORDER)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_new: order = %d, want 1 (LO) .. %d (N3LO)",
+                      (int)cfg->order, EKOC_MAX_ORDER);
   if (cfg->mode != EKOC_COUPLING_EXACT && cfg->mode != EKOC_COUPLING_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_MODE,
                       "ekoc_couplings_new: mode = %d, want EKOC_COUPLING_EXACT (0) or EKOC_COUPLING_EXPANDED (1)",
@@ -308,7 +345,7 @@ int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, doubl
                         (int)nf_to, (int)c->cfg.nf_ref, quark_name[h], wall);
     int rc = run_segment(c, nf, a, scale, wall, &a);
     if (rc != EKOC_OK) return rc;
-    a *= ekoc_couplings_matching_factor(c->cfg.order, up, a, c->log_ratio[h]);
+    a *= ekoc_couplings_matching_factor(c->cfg.order, up, up ? nf : nf - 1, a, c->log_ratio[h]);
     scale = wall;
     nf += up ? 1 : -1;
   }
