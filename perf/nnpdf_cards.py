@@ -100,14 +100,23 @@ def evolution_configs(theory: dict) -> dict:
     raise ValueError(f"pineko only writes operator cards for ModEv TRN and EXA, not {mode!r}")
 
 
-def operator_dict(theory: dict, xgrid, q2s, degree: int = 4, n_cores: int = 1) -> dict:
+def operator_dict(theory: dict, xgrid, q2s, degree: int = 4, n_cores: int = 1, scale_variation: bool = False) -> dict:
     """The operator card pineko writes for these targets and this grid (a
-    plain dict in eko 0.15's layout; scales in GeV)."""
+    plain dict in eko 0.15's layout; scales in GeV). With `scale_variation`,
+    a theory with XIF != 1 gets pineko's treatment: eko's scheme ModSV
+    (pineko.evolve.sv_scheme), or without one the targets moved to xif^2 q2."""
     import eko
 
-    if not math.isclose(theory.get("XIF", 1.0), 1.0) or theory.get("ModSV") is not None:
+    scvar = None
+    if scale_variation:
+        from pineko import evolve
+
+        scvar = evolve.sv_scheme(theory)
+        if scvar is None:
+            q2s = [theory["XIF"] ** 2 * q2 for q2 in q2s]
+    elif not math.isclose(theory.get("XIF", 1.0), 1.0) or theory.get("ModSV") is not None:
         raise ValueError("the workloads use theories without factorisation-scale variation")
-    configs = {"scvar_method": None, "ev_op_max_order": [10, 0], "interpolation_polynomial_degree": degree,
+    configs = {"scvar_method": scvar, "ev_op_max_order": [10, 0], "interpolation_polynomial_degree": degree,
                "interpolation_is_log": True, "n_integration_cores": n_cores, "polarized": False,
                "time_like": False}
     configs.update(evolution_configs(theory))

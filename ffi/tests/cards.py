@@ -51,6 +51,15 @@ def _theory(order, *, xif=1.0, ffns=False):
     return th
 
 
+def _n3lo(*, use_fhmruvv=True, variation=(0, 0, 0, 0, 0, 0, 0), xif=1.0):
+    """An aN3LO theory as NNPDF's (matching_order [3, 0], pineko's default at N3LO)."""
+    th = _theory(4, xif=xif)
+    th["matching_order"] = [3, 0]
+    th["use_fhmruvv"] = use_fhmruvv
+    th["n3lo_ad_variation"] = list(variation)
+    return th
+
+
 def _operator(init, mugrid, *, method="iterate-exact", scvar=None, inversion=None, nx=NX):
     return dict(
         init=list(init),
@@ -89,6 +98,16 @@ CARDS = {
                          "NNLO, VFNS, xif=1/sqrt2 expanded"),
     "nlo_backward_exact": (_theory(2), _operator((10.0, 5), [(2.0, 4)], inversion="exact"),
                            "NLO, VFNS downward across the b threshold, exact backward matching"),
+    "n3lo_vfns": (_n3lo(), _operator((1.65, 4), [(10.0, 5)]),
+                  "aN3LO (FHMRUVV), VFNS with N3LO matching, iterate-exact"),
+    "n3lo_vfns_truncated_variation": (_n3lo(use_fhmruvv=False, variation=(3, 4, 1, 2, 1, 0, 2)),
+                                      _operator((1.65, 4), [(10.0, 5)], method="truncated"),
+                                      "aN3LO (eko's own approximation, varied), VFNS, truncated"),
+    "n3lo_sv_expanded": (_n3lo(xif=1.0 / SQRT2, variation=(1, 2, 0, 1, 2, 1, 0)),
+                         _operator((1.65, 4), [(10.0, 5)], method="truncated", scvar="expanded"),
+                         "aN3LO (FHMRUVV, varied), VFNS, truncated, xif=1/sqrt2 expanded"),
+    "n3lo_backward_expanded": (_n3lo(), _operator((10.0, 5), [(2.0, 4)], inversion="expanded"),
+                               "aN3LO, VFNS downward across the b threshold, expanded backward matching"),
 }
 
 

@@ -6,12 +6,12 @@
 #ifndef EKOC_AD_AXES_H
 #define EKOC_AD_AXES_H
 
-/* QCD orders with anomalous dimensions in the ekore crate: LO..NNLO. */
-#define EKOC_IMPLEMENTED_ORDER 3
-/* OME orders (matching) the ekore crate computes: up to O(a_s^2); the
- * matching matrices themselves are built up to EKOC_MAX_MATCHING_ORDER
- * (ad/matching.h). */
-#define EKOC_IMPLEMENTED_MATCHING_ORDER 2
+/* QCD orders with anomalous dimensions in the ekore crate: LO..N3LO (N3LO
+ * as eko's two approximations, docs/physics.md §5.6). */
+#define EKOC_IMPLEMENTED_ORDER 4
+/* OME orders (matching) the ekore crate computes: up to O(a_s^3)
+ * (docs/physics.md §8.6), all of EKOC_MAX_MATCHING_ORDER (ad/matching.h). */
+#define EKOC_IMPLEMENTED_MATCHING_ORDER 3
 /* QED orders computed: none beyond pure QCD. */
 #define EKOC_IMPLEMENTED_QED_ORDER 0
 /* Polarized (helicity-difference) and time-like evolution: not yet. */
