@@ -338,8 +338,10 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_NF, "nf=7", NULL);
   c = good_cfg(); c.order = 0;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=0", NULL);
-  c = good_cfg(); c.order = EKOC_MAX_ORDER; /* N3LO: described, not computed yet */
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "order=4", "N3LO");
+  c = good_cfg(); c.order = EKOC_MAX_ORDER; c.n3lo_ad_variation[2] = -1; /* N3LO: the choice is checked */
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "n3lo_ad_variation[2] (qg) = -1", NULL);
+  c = good_cfg(); c.order = EKOC_MAX_ORDER; c.use_fhmruvv = 2;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=2", NULL);
   c = good_cfg(); c.order = EKOC_MAX_ORDER + 1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=5", NULL);
   c = good_cfg(); c.polarized = 1;
@@ -362,8 +364,6 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ITERATIONS, "ev_op_max_order=31", NULL);
   c = good_cfg(); c.sv_mode = 3;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "sv_mode=3", NULL);
-  c = good_matching_cfg(); c.order = 3;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "matching order=3", NULL);
   c = good_matching_cfg(); c.order = 4; /* above the largest OME order the API describes (3) */
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "matching order=4", NULL);
   c = good_matching_cfg(); c.order = -1;
@@ -888,7 +888,9 @@ static void test_compute_theory(void **state) {
   int h;
   (void)state;
   COMPUTE_FAILS(th.order = 0, EKOC_ERR_INVALID_ORDER, "theory.order=0", NULL);
-  COMPUTE_FAILS(th.order = 4, EKOC_ERR_UNSUPPORTED, "theory.order=4", "N3LO");
+  COMPUTE_FAILS((th.order = 4, th.n3lo_ad_variation[1] = -1), EKOC_ERR_INVALID_ARGUMENT,
+                "theory.n3lo_ad_variation[1] (gq) = -1", NULL);
+  COMPUTE_FAILS(th.use_fhmruvv = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=2", NULL);
   COMPUTE_FAILS(th.order = 5, EKOC_ERR_INVALID_ORDER, "theory.order=5", NULL);
   /* the physics axes: described by the API, refused until computed */
   COMPUTE_FAILS(th.qed_order = 1, EKOC_ERR_UNSUPPORTED, "theory.qed_order=1", "QED");
@@ -1212,7 +1214,7 @@ static void test_ekore_abi(void **state) {
   EKORE(ekore_beta(2, re.buf), EKORE_ERR_NF, "2");
   EKORE(ekore_beta(UINT32_MAX, re.buf), EKORE_ERR_NF, "4294967295");
   EKORE(ekore_gamma_ns(0, EKORE_MODE_NS_PLUS, 2.0, 0.5, 4, re.buf, im.buf), EKORE_ERR_ORDER, "0");
-  EKORE(ekore_gamma_ns(4, EKORE_MODE_NS_PLUS, 2.0, 0.5, 4, re.buf, im.buf), EKORE_ERR_ORDER, "4");
+  EKORE(ekore_gamma_ns(5, EKORE_MODE_NS_PLUS, 2.0, 0.5, 4, re.buf, im.buf), EKORE_ERR_ORDER, "5");
   EKORE(ekore_gamma_ns(2, 12345, 2.0, 0.5, 4, re.buf, im.buf), EKORE_ERR_MODE, "12345");
   EKORE(ekore_gamma_ns(2, EKORE_MODE_NS_V, 2.0, 0.5, 7, re.buf, im.buf), EKORE_ERR_NF, "7");
   EKORE(ekore_gamma_singlet(3, 2.0, 0.5, 0, re.buf, im.buf), EKORE_ERR_NF, "0");
@@ -1237,7 +1239,7 @@ static void test_ekore_abi(void **state) {
   EKORE(ekore_gamma_ns(2, EKORE_MODE_NS_PLUS, -3.0, 0.0, 4, re.buf, im.buf), EKORE_ERR_DOMAIN, NULL);
   EKORE(ekore_gamma_ns(1, EKORE_MODE_NS_PLUS, 2.0 * EKORE_N_MAX, 0.0, 4, re.buf, im.buf), EKORE_ERR_DOMAIN, NULL);
   EKORE(ekore_ome_ns(0, 2.0, 0.5, 4, 0.0, re.buf, im.buf), EKORE_ERR_ORDER, "0");
-  EKORE(ekore_ome_ns(3, 2.0, 0.5, 4, 0.0, re.buf, im.buf), EKORE_ERR_ORDER, "3");
+  EKORE(ekore_ome_ns(4, 2.0, 0.5, 4, 0.0, re.buf, im.buf), EKORE_ERR_ORDER, "4");
   EKORE(ekore_gamma_singlet_batch(3, NULL, nim, 3, 4, re.buf, im.buf), EKORE_ERR_NULL, NULL);
   EKORE(ekore_gamma_ns_batch(3, EKORE_MODE_NS_PLUS, nre, nim, 3, 4, re.buf, NULL), EKORE_ERR_NULL, NULL);
   EKORE(ekore_gamma_all(3, 2.0, 0.5, 4, re.buf, im.buf, NULL, im2.buf), EKORE_ERR_NULL, NULL);

@@ -296,7 +296,7 @@ static void test_bad_order_mode_nf(void **state) {
   buf o;
   poison(&o);
   double n[2] = {2.0, 3.0}, ni[2] = {0.5, 0.5};
-  const uint32_t bad_orders[3] = {0, 4, 1000};
+  const uint32_t bad_orders[3] = {0, 5, 1000};
   for (int k = 0; k < 3; k++) {
     uint32_t ord = bad_orders[k];
     assert_int_equal(ekore_gamma_ns(ord, EKORE_MODE_NS_PLUS, 2, 0, 4, o.re, o.im), EKORE_ERR_ORDER);
@@ -305,12 +305,12 @@ static void test_bad_order_mode_nf(void **state) {
     assert_int_equal(ekore_gamma_singlet_batch(ord, n, ni, 2, 4, o.re, o.im), EKORE_ERR_ORDER);
     assert_int_equal(ekore_gamma_ns_batch(ord, EKORE_MODE_NS_V, n, ni, 2, 4, o.re, o.im), EKORE_ERR_ORDER);
   }
-  /* OMEs: 1..2 terms only */
+  /* OMEs: 1..3 terms only */
   assert_int_equal(ekore_ome_ns(0, 2, 0, 4, 0, o.re, o.im), EKORE_ERR_ORDER);
-  assert_int_equal(ekore_ome_ns(3, 2, 0, 4, 0, o.re, o.im), EKORE_ERR_ORDER);
+  assert_int_equal(ekore_ome_ns(4, 2, 0, 4, 0, o.re, o.im), EKORE_ERR_ORDER);
   assert_int_equal(ekore_ome_singlet(0, 2, 0, 4, 0, o.re, o.im), EKORE_ERR_ORDER);
-  assert_int_equal(ekore_ome_singlet(3, 2, 0, 4, 0, o.re, o.im), EKORE_ERR_ORDER);
-  assert_string_equal(ekore_last_error(), "ekore_ome_singlet: order = 3 outside 1..2");
+  assert_int_equal(ekore_ome_singlet(4, 2, 0, 4, 0, o.re, o.im), EKORE_ERR_ORDER);
+  assert_string_equal(ekore_last_error(), "ekore_ome_singlet: order = 4 outside 1..3");
   /* modes */
   const uint32_t bad_modes[5] = {0, 100, 21, 10100, 10202};
   for (int k = 0; k < 5; k++) {
@@ -410,8 +410,46 @@ static void test_batch_equals_single(void **state) {
   assert_untouched(&o);
 }
 
+/* ---- N3LO choice -------------------------------------------------------------- */
+
+/* The _n3lo entry points from C: the batch equals the single-N call bitwise,
+ * the choice changes gamma^(3) only, the entry points without a choice use
+ * eko's default (central, FHMRUVV), a NULL choice at order 4 is refused and
+ * one below order 4 is not read; the ranges eko implements. */
+static void test_n3lo_choice(void **state) {
+  (void)state;
+  const ekore_n3lo central = {{0, 0, 0, 0, 0, 0, 0}, 1};
+  const ekore_n3lo varied = {{1, 2, 0, 1, 2, 1, 0}, 1};
+  const double nr[2] = {2.5, 4.0}, ni[2] = {1.5, -3.0};
+  buf a, b, c;
+  assert_int_equal(ekore_gamma_singlet_batch_n3lo(4, &varied, nr, ni, 2, 4, a.re, a.im), EKORE_OK);
+  for (int p = 0; p < 2; p++) {
+    assert_int_equal(ekore_gamma_singlet_n3lo(4, &varied, nr[p], ni[p], 4, b.re, b.im), EKORE_OK);
+    for (int k = 0; k < 16; k++) {
+      assert_true(a.re[16 * p + k] == b.re[k] && a.im[16 * p + k] == b.im[k]);
+    }
+  }
+  assert_int_equal(ekore_gamma_singlet_n3lo(4, &varied, nr[0], ni[0], 4, b.re, b.im), EKORE_OK);
+  assert_int_equal(ekore_gamma_singlet_n3lo(4, &central, nr[0], ni[0], 4, c.re, c.im), EKORE_OK);
+  for (int k = 0; k < 12; k++) assert_true(b.re[k] == c.re[k]); /* LO..NNLO untouched by the choice */
+  int differs = 0;
+  for (int k = 12; k < 16; k++) differs |= b.re[k] != c.re[k];
+  assert_true(differs);
+  assert_int_equal(ekore_gamma_singlet(4, nr[0], ni[0], 4, b.re, b.im), EKORE_OK);
+  for (int k = 0; k < 16; k++) assert_true(b.re[k] == c.re[k] && b.im[k] == c.im[k]);
+  assert_int_equal(ekore_gamma_ns_all_batch_n3lo(4, NULL, nr, ni, 2, 4, a.re, a.im), EKORE_ERR_NULL);
+  assert_non_null(strstr(ekore_last_error(), "n3lo"));
+  assert_int_equal(ekore_gamma_ns_all_batch_n3lo(3, NULL, nr, ni, 2, 4, a.re, a.im), EKORE_OK);
+  uint32_t max[7];
+  assert_int_equal(ekore_n3lo_variation_max(0, max), EKORE_OK);
+  assert_int_equal(max[0], 19);
+  assert_int_equal(max[4], 0);
+  assert_int_equal(ekore_n3lo_variation_max(2, max), EKORE_ERR_VARIATION);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_n3lo_choice),
       cmocka_unit_test(test_beta_table),
       cmocka_unit_test(test_number_conservation),
       cmocka_unit_test(test_momentum_sum_rule),

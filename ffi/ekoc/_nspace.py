@@ -69,8 +69,10 @@ def gamma_ns(order: int, mode, N, nf: int):
     """Non-singlet anomalous dimensions gamma^(0..order-1)(N) of one sector
     (eko's gamma_ns; a_s = alpha_s/(4 pi) normalisation).
 
-    order: 1..3 (LO..NNLO); mode: 10101 / "ns+", 10201 / "ns-", 10200 /
-    "nsV"; N: complex numbers (any shape); nf: 3..6.
+    order: 1..4 (LO..N3LO; N3LO with eko's default choice, central FHMRUVV:
+    ekoc.ekore's gamma_ns takes eko's n3lo_ad_variation and use_fhmruvv);
+    mode: 10101 / "ns+", 10201 / "ns-", 10200 / "nsV"; N: complex numbers
+    (any shape); nf: 3..6.
     Returns shape N.shape + (order,), index k the coefficient of a_s^(k+1).
     """
     lib = load()
@@ -134,9 +136,12 @@ FAMILIES = {"ns": 0, "non-singlet": 0, "singlet": 1}
 def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: float = 0.0,
            method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
            sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False, L: float = 0.0,
-           matching_method: str = "forward", where: str = "ekoc N-space"):
+           matching_method: str = "forward", n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True,
+           where: str = "ekoc N-space"):
     """A cffi ekoc_nspace_config (kind "evolution" or "matching"), with beta
-    at nf as ekoc_compute sets it; names are checked here, numbers by C."""
+    at nf as ekoc_compute sets it; names are checked here, numbers by C.
+    n3lo_ad_variation and use_fhmruvv (eko's theory-card fields, defaults
+    eko's) select the N3LO anomalous dimensions at order 4."""
     lib = load()
     cfg = ffi.new("ekoc_nspace_config *")
     if kind not in ("evolution", "matching"):
@@ -165,6 +170,13 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
     cfg.a0 = float(a0)
     cfg.a1 = float(a1)
     cfg.ome_log = float(L)
+    variation = list(n3lo_ad_variation)
+    if len(variation) != 7:
+        _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"n3lo_ad_variation={n3lo_ad_variation!r} must have 7 entries",
+                     where)
+    for i, v in enumerate(variation):
+        cfg.n3lo_ad_variation[i] = int(v)
+    cfg.use_fhmruvv = 1 if use_fhmruvv else 0
     if 3 <= int(nf) <= 6:  # (other nf: the C library's error)
         check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
     return cfg
@@ -172,24 +184,27 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
 
 def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a1: float,
                      method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
-                     sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False):
+                     sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False,
+                     n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True):
     """The N-space evolution kernel E(N) from a_s = a0 to a1 at fixed nf,
     as eko's non_singlet / singlet dispatchers, with eko's scale-variation
-    treatment (sv_mode "exponentiated" / "expanded" at ratio xif).
+    treatment (sv_mode "exponentiated" / "expanded" at ratio xif); order 4
+    takes eko's N3LO choice (n3lo_ad_variation, use_fhmruvv).
 
     family "ns": returns N.shape + (3,) for (ns+, ns-, nsV);
     family "singlet": N.shape + (2, 2) on (Sigma, g).
     """
     cfg = config("evolution", family, order=order, nf=nf, a0=a0, a1=a1, method=method,
                  ev_op_iterations=ev_op_iterations, ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, xif=xif,
-                 is_threshold=is_threshold, where="evolution_kernel")
+                 is_threshold=is_threshold, n3lo_ad_variation=n3lo_ad_variation, use_fhmruvv=use_fhmruvv,
+                 where="evolution_kernel")
     return _evaluate(cfg, N, (3,) if cfg.family == 0 else (2, 2), "evolution_kernel")
 
 
 def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: float, L: float = 0.0,
                     method: str = "forward", sv_mode: str | None = None, xif: float = 1.0):
     """The N-space heavy-quark matching matrix at a threshold (eko's OMEs
-    combined as its matching conditions): `order` OME terms 0..2, `nf` light
+    combined as its matching conditions): `order` OME terms 0..3, `nf` light
     flavours below the threshold, a_s = a_s^(nf+1) there, L = ln(mu_h^2/m_h^2),
     method "forward", "backward-exact" or "backward-expanded".
 
