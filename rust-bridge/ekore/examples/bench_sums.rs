@@ -1,5 +1,7 @@
-//! Cost of one `SumValues::new` (and, for scale, of the NNLO `harmonics::Sums::new`)
-//! on Mellin points of a Talbot-like path:
+//! Cost of one `SumValues::new` (and, for scale, of the NNLO `harmonics::Sums::new`),
+//! and of the N3LO quantities built on it (the three non-singlet gamma^(3), the
+//! singlet 2x2, the O(a_s^3) OMEs, each with its own sums) on Mellin points of a
+//! Talbot-like path:
 //!
 //!     cd rust-bridge && cargo run --release -q --example bench_sums
 //!
@@ -9,6 +11,7 @@
 use ekore::complex::C64;
 use ekore::harmonics::Sums;
 use ekore::sums::SumValues;
+use ekore::{as4, ome};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -47,10 +50,21 @@ fn main() {
     let points = talbot_points(64);
     let reps = 2000;
     let reps: usize = std::env::var("BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(reps);
-    let cases: [(&str, &dyn Fn(C64) -> f64); 3] = [
+    let var = [3u8, 4, 1, 2, 0, 0, 0];
+    let cases: [(&str, &dyn Fn(C64) -> f64); 7] = [
         ("SumValues::new(n, true) ", &|n| SumValues::new(n, true).unwrap().sm22.re),
         ("SumValues::new(n, false)", &|n| SumValues::new(n, false).unwrap().sm22.re),
         ("harmonics::Sums::new(n) ", &|n| Sums::new(n).unwrap().s[0].re),
+        ("as4 ns+, ns-, nsV (eko)  ", &|n| {
+            let s = SumValues::new(n, false).unwrap();
+            as4::gamma_ns_all(&s, 4, &var, false).iter().map(|g| g.re).sum()
+        }),
+        ("as4 singlet (eko)        ", &|n| as4::gamma_singlet(&SumValues::new(n, true).unwrap(), 4, &var, false)[3].re),
+        ("as4 singlet (FHMRUVV)    ", &|n| as4::gamma_singlet(&SumValues::new(n, true).unwrap(), 4, &var, true)[3].re),
+        ("ome as3 singlet + ns     ", &|n| {
+            ome::a_singlet_as3(&SumValues::new(n, true).unwrap(), 4, 0.3)[0].re
+                + ome::a_ns_as3(&SumValues::new(n, false).unwrap(), 4, 0.3)[0].re
+        }),
     ];
     for (name, f) in cases {
         let (min, median) = min_median_ns(&points, reps, f);

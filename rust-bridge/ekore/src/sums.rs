@@ -198,6 +198,28 @@ pub fn log_one_minus_x_moment(j: u32, k: u32, s: &SumValues) -> C64 {
     }
 }
 
+/// All fifteen M[(1-x)^j ln^k(1-x)](N) at once, `[j][k - 1]` for j = 0..2 and
+/// k = 1..5: each value bitwise `log_one_minus_x_moment(j, k, s)`, with the
+/// shifted sums and the moments at N, N+1, N+2 computed once instead of once
+/// per (j, k).
+pub fn log_one_minus_x_moments(s: &SumValues) -> [[C64; 5]; 3] {
+    let mut at = [[C64::ZERO; 5]; 3];
+    for (shift, row) in at.iter_mut().enumerate() {
+        let sums = positive_sums_shifted(s, shift as u32);
+        let m = s.n + shift as f64;
+        for (k, v) in row.iter_mut().enumerate() {
+            *v = log_moment(k as u32 + 1, m, &sums);
+        }
+    }
+    let mut out = [[C64::ZERO; 5]; 3];
+    for k in 0..5 {
+        out[0][k] = at[0][k];
+        out[1][k] = at[0][k] - at[1][k];
+        out[2][k] = at[0][k] - 2.0 * at[1][k] + at[2][k];
+    }
+    out
+}
+
 /// M[ln^k(1-x)](N) (eko's `lm1k`).
 pub fn lm1(k: u32, s: &SumValues) -> C64 {
     log_one_minus_x_moment(0, k, s)

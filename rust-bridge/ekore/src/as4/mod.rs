@@ -79,6 +79,23 @@ pub fn gamma_ns(
     }
 }
 
+/// gamma^(3)_ns of the three sectors [ns+, ns-, nsV] at one N, sharing the
+/// basis of powers and Mellin transforms (and ns- inside nsV when both take
+/// the same variation): each value bitwise that of [`gamma_ns`].
+pub fn gamma_ns_all(s: &SumValues, nf: u32, variation: &[u8; 7], use_fhmruvv: bool) -> [C64; 3] {
+    let b = Basis::new(s);
+    if use_fhmruvv {
+        use tables_fhmruvv::{NSM, NSP, NSS};
+        let minus = NSM.eval(&b, nf, variation[5]);
+        let minus_v = if variation[6] == variation[5] { minus } else { NSM.eval(&b, nf, variation[6]) };
+        [NSP.eval(&b, nf, variation[4]), minus, minus_v + NSS.eval(&b, nf, variation[6])]
+    } else {
+        use tables_nnpdf::{NSM, NSP, NSS};
+        let minus = NSM.eval(&b, nf, 0);
+        [NSP.eval(&b, nf, 0), minus, minus + NSS.eval(&b, nf, 0)]
+    }
+}
+
 /// The singlet matrix gamma^(3)_S(N) as `[qq, qg, gq, gg]` (eko's 2x2, row-major),
 /// with gamma_qq = gamma_ns,+ + gamma_ps; entries 0..3 of `variation` select
 /// (gg, gq, qg, qq). FHMRUVV is defined for nf = 3, 4, 5 only: other nf give NaN

@@ -12,7 +12,7 @@
 //! [`Basis`] (the powers and atoms at one N, computed once) and the evaluation.
 
 use crate::complex::C64;
-use crate::sums::{lm1, lm1m1, lm1m2, SumValues};
+use crate::sums::{log_one_minus_x_moments, SumValues};
 
 /// Atom indices; the order is the generator's `ATOMS` list.
 #[allow(dead_code)]
@@ -86,6 +86,12 @@ const POW_MIN: i32 = -8;
 const POW_MAX: i32 = 4;
 const POW_LEN: usize = (POW_MAX - POW_MIN + 1) as usize;
 
+/// nf^0..nf^3 (the tables' largest nf power is 3).
+fn nf_powers(nf: u32) -> [f64; 4] {
+    let f = nf as f64;
+    [1.0, f, f * f, f * f * f]
+}
+
 /// The values every term is built from, at one N.
 pub struct Basis {
     /// pow[i][e - POW_MIN] = (N + i - 1)^e
@@ -113,17 +119,16 @@ impl Basis {
             s.sm2m1, s.s31, s.sm31, s.s211, s.sm211, s.sm22,
         ];
         a[atom::S1 as usize..=atom::SM22 as usize].copy_from_slice(&sums);
-        for k in 1..=5u32 {
-            let i = (k - 1) as usize;
-            a[atom::LM11 as usize + i] = lm1(k, s);
-            a[atom::LM11M1 as usize + i] = lm1m1(k, s);
-            a[atom::LM11M2 as usize + i] = lm1m2(k, s);
-        }
+        let lm = log_one_minus_x_moments(s);
+        a[atom::LM11 as usize..atom::LM11 as usize + 5].copy_from_slice(&lm[0]);
+        a[atom::LM11M1 as usize..atom::LM11M1 as usize + 5].copy_from_slice(&lm[1]);
+        a[atom::LM11M2 as usize..atom::LM11M2 as usize + 5].copy_from_slice(&lm[2]);
         Basis { pow, atom: a }
     }
 
-    fn term(&self, t: &Term, nf: f64) -> C64 {
-        let mut v = C64::real(t.c * nf.powi(t.nf as i32));
+    /// One term; `nf_pow[k]` = nf^k (exact: nf is a small integer).
+    fn term(&self, t: &Term, nf_pow: &[f64; 4]) -> C64 {
+        let mut v = C64::real(t.c * nf_pow[t.nf as usize]);
         for (row, &e) in self.pow.iter().zip(t.pow.iter()) {
             if e != 0 {
                 v = v * row[(e as i32 - POW_MIN) as usize];
@@ -137,16 +142,16 @@ impl Basis {
 
     /// The sum of a list of terms.
     pub fn sum(&self, terms: &[Term], nf: u32) -> C64 {
-        let f = nf as f64;
-        terms.iter().fold(C64::ZERO, |acc, t| acc + self.term(t, f))
+        let p = nf_powers(nf);
+        terms.iter().fold(C64::ZERO, |acc, t| acc + self.term(t, &p))
     }
 
     /// Sum of the moduli of the terms: the scale of the rounding error of `sum`
     /// (tests use it to judge cancellations, e.g. at sum-rule points).
     #[cfg(test)]
     pub fn magnitude(&self, terms: &[Term], nf: u32) -> f64 {
-        let f = nf as f64;
-        terms.iter().map(|t| self.term(t, f).abs()).sum()
+        let p = nf_powers(nf);
+        terms.iter().map(|t| self.term(t, &p).abs()).sum()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::boundary::{fail, guard};
 use super::check::{check_ptr, sum_values};
-use super::{EKORE_ERR_NF, EKORE_ERR_VARIATION, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
+use super::{EKORE_ERR_NF, EKORE_ERR_VARIATION, EKORE_OK};
 use crate::as4;
 use crate::complex::C64;
 
@@ -58,8 +58,7 @@ pub(super) unsafe fn read_choice(func: &str, order: u32, p: *const ekore_n3lo) -
 /// gamma_ns^(3) of the three sectors (ns+, ns-, nsV) at N.
 pub(super) fn ns_n3lo_all(func: &str, n: C64, nf: u32, c: &Choice) -> Result<[C64; 3], i32> {
     let s = sum_values(func, n, false)?;
-    let modes = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
-    Ok(modes.map(|m| as4::gamma_ns(m, &s, nf, &c.variation, c.use_fhmruvv)))
+    Ok(as4::gamma_ns_all(&s, nf, &c.variation, c.use_fhmruvv))
 }
 
 /// gamma_ns^(3) of one sector at N.
