@@ -406,7 +406,7 @@ def supported(theory_card, operator_card) -> tuple[bool, str]:
 #: that do not reach a Setup (n_integration_cores, eko_version, the scale of
 #: a pole mass, xif without scvar_method) are descriptive here: ekoc refuses
 #: every value of them that would act. use_fhmruvv and n3lo_ad_variation act
-#: at N3LO only, but are compared at every order (a cautious "different").
+#: at N3LO only, so they are compared only there (N3LO_ONLY).
 COMPARED = [
     ("order", "theory_card.order[0]"), ("qed_order", "theory_card.order[1]"),
     ("matching_order", "theory_card.matching_order[0]"), ("alphas", "theory_card.couplings.alphas"),
@@ -423,6 +423,10 @@ COMPARED = [
     ("polarized", "operator_card.configs.polarized"), ("time_like", "operator_card.configs.time_like"),
     ("n3lo_ad_variation", "theory_card.n3lo_ad_variation"), ("use_fhmruvv", "theory_card.use_fhmruvv"),
 ]
+
+
+#: the COMPARED fields that act only at N3LO (the order itself is compared first)
+N3LO_ONLY = ("n3lo_ad_variation", "use_fhmruvv")
 
 
 def _same(a, b) -> bool:
@@ -442,7 +446,7 @@ def same_computation(solved: Setup, other: Setup):
     (card path, other's value, solved's value) of the first field that differs."""
     for name, path in COMPARED:
         a, b = getattr(other, name), getattr(solved, name)
-        if _same(a, b):
+        if _same(a, b) or (name in N3LO_ONLY and solved.order < 4):
             continue
         if name == "targets" and len(a) == len(b):
             i = next(i for i, (x, y) in enumerate(zip(a, b)) if not _same(x, y))

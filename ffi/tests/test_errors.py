@@ -2,6 +2,7 @@
 features ekoc lacks raise NotImplementedError naming the card field; nothing
 crashes the interpreter (the crash-prone calls run in a subprocess too)."""
 
+import copy
 import math
 import subprocess
 import sys
@@ -21,7 +22,6 @@ def _cards(name="lo_ffns"):
     "edit,field",
     [
         (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]"),
-        (lambda th, op: th.update(order=[4, 0]), "theory_card.order[0]"),
         (lambda th, op: th.update(matching_order=[0, 1]), "theory_card.matching_order[1]"),
         (lambda th, op: th["heavy"].update(masses_scheme="msbar"), "theory_card.heavy.masses_scheme"),
         (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized"),
@@ -220,7 +220,6 @@ def test_importing_the_package_does_not_load_the_library():
 @pytest.mark.parametrize(
     "edit,card_field,setup_field,c_field",
     [
-        (lambda th, op: th.update(order=[4, 0]), "theory_card.order[0]", dict(order=4), "theory.order=4"),
         (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]", dict(qed_order=1), "theory.qed_order=1"),
         (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized",
          dict(polarized=1), "theory.polarized=1"),
@@ -266,9 +265,24 @@ def test_card_couplings_fill_the_c_theory():
     assert len(ekoc.solve(th, op)) == 2
 
 
-def test_n3lo_card_is_refused_naming_the_field():
+def test_n3lo_card_is_computed_and_its_choice_checked():
     th, op = _cards("nnlo_vfns")
     th.update(order=[4, 0], matching_order=[3, 0])
-    with pytest.raises(NotImplementedError, match=r"theory_card\.order\[0\]=4"):
-        ekoc.solve(th, op)
-    assert not ekoc.supported(th, op)[0]
+    ok, summary = ekoc.supported(th, op)
+    assert ok and summary.startswith("aN3LO"), summary
+    bad = copy.deepcopy(th)
+    bad["n3lo_ad_variation"] = [0, 0, -1, 0, 0, 0, 0]
+    with pytest.raises(ekoc.EkocFieldError, match=r"theory_card\.n3lo_ad_variation\[2\]"):
+        ekoc.solve(bad, op)
+    bad = copy.deepcopy(th)
+    bad["n3lo_ad_variation"] = [0, 0, 0]
+    with pytest.raises(ekoc.EkocFieldError, match=r"theory_card\.n3lo_ad_variation"):
+        ekoc.solve(bad, op)
+    bad = copy.deepcopy(th)
+    bad["use_fhmruvv"] = "yes"
+    with pytest.raises(ekoc.EkocFieldError, match=r"theory_card\.use_fhmruvv"):
+        ekoc.solve(bad, op)
+    bad = copy.deepcopy(th)
+    bad["matching_order"] = [4, 0]
+    with pytest.raises(ekoc.EkocFieldError, match=r"theory_card\.matching_order\[0\]"):
+        ekoc.solve(bad, op)

@@ -1,0 +1,89 @@
+"""NNPDF's theory database (PyPI nnpdf-data), every card turned into eko
+cards as pineko does (perf/nnpdf_cards.py): ekoc.supported accepts all but
+the QED ones, and a sample of the aN3LO cards (both N3LO approximations,
+truncated and iterate-exact, varied anomalous dimensions, expanded scale
+variations) is computed on a small grid with nothing flagged.
+perf/nnpdf_theories.py --compute computes all of them.
+
+Skipped when nnpdf-data, pineko or eko are not installed.
+"""
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "perf"))
+
+import nnpdf_cards  # noqa: E402
+
+missing = nnpdf_cards.missing_dependencies()
+if missing:
+    pytest.skip(f"needs {', '.join(missing)} (pip install {' '.join(missing)})", allow_module_level=True)
+
+import ekoc  # noqa: E402
+import nnpdf_theories  # noqa: E402
+
+Q2 = [10.0, 1e4]
+
+
+def _cards(theory_id, nx=12):
+    _, (tc, oc) = nnpdf_theories.cards_of(theory_id, list(ekoc.lambert_grid(nx, 1e-5)), Q2)
+    return tc, oc
+
+
+def test_every_non_qed_card_is_supported():
+    refused = {}
+    n_n3lo = 0
+    for tid in nnpdf_theories.theory_ids():
+        tc, oc = _cards(tid)
+        ok, why = ekoc.supported(tc, oc)
+        if not ok:
+            refused[tid] = why
+        elif tc.order[0] == 4:
+            n_n3lo += 1
+    assert all(tc_why.startswith("theory_card.order[1]=") for tc_why in refused.values()), refused
+    qed = {tid for tid in nnpdf_theories.theory_ids() if nnpdf_cards.nnpdf_theory(tid).get("QED", 0) > 0}
+    assert set(refused) == qed, (sorted(set(refused) ^ qed))[:10]
+    assert n_n3lo > 150  # nnpdf-data 4.1.5: 193 aN3LO cards
+
+
+def _sample():
+    """One aN3LO card of each kind in the database (first id found)."""
+    kinds = {}
+    for tid in nnpdf_theories.theory_ids():
+        t = nnpdf_cards.nnpdf_theory(tid)
+        if t.get("PTO") != 3 or t.get("QED", 0) > 0:
+            continue
+        varied = any(t.get("n3lo_ad_variation", [0] * 7))
+        key = (t.get("use_fhmruvv", False), t["ModEv"], varied, t.get("ModSV"))
+        kinds.setdefault(key, tid)
+    return sorted(kinds.values())
+
+
+@pytest.mark.parametrize("theory_id", _sample())
+def test_n3lo_cards_compute(theory_id):
+    """Nothing flagged, and the evolved toy PDFs move off the same card's NNLO
+    result by an N3LO-sized amount at x in [1e-4, 0.5] (gluon, d, u): at least
+    1e-4 somewhere (the N3LO terms act), below 30 % everywhere (the largest
+    seen, 12 %, is the gluon at x = 1e-4, Q^2 = 10 GeV^2 of a card with varied
+    anomalous dimensions)."""
+    tc, oc = _cards(theory_id)
+    assert tc.order[0] == 4 and tc.matching_order[0] == 3
+    sol = ekoc.solve(tc, oc, backend="batch")
+    assert sol.failures == 0
+    th = ekoc._cards.theory_dict(tc)
+    th.update(order=[3, 0], matching_order=[2, 0])
+    nnlo = ekoc.solve(th, oc, backend="batch")
+    xgrid = np.asarray(sol.xgrid)
+    pdf = nnpdf_cards.toy_pdf(xgrid)
+    keep = (xgrid >= 1e-4) & (xgrid <= 0.5)
+    rows = [ekoc.PIDS.index(p) for p in (21, 1, 2)]
+    for ep in sol.targets:
+        t = sol[ep]
+        assert np.isfinite(t.operator).all() and not t.failed.any()
+        a, b = t.apply(pdf)[rows][:, keep], nnlo[ep].apply(pdf)[rows][:, keep]
+        rel = np.abs(a / b - 1.0)
+        assert rel.max() > 1e-4 and rel.max() < 0.3, (ep, rel.max())
