@@ -30,6 +30,7 @@ import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "ffi"))
 
 import nnpdf_cards  # noqa: E402
 

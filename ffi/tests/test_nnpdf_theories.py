@@ -68,8 +68,8 @@ def test_n3lo_cards_compute(theory_id):
     """Nothing flagged, and the evolved toy PDFs move off the same card's NNLO
     result by an N3LO-sized amount at x in [1e-4, 0.5] (gluon, d, u): at least
     1e-4 somewhere (the N3LO terms act), below 30 % everywhere (the largest
-    seen, 12 %, is the gluon at x = 1e-4, Q^2 = 10 GeV^2 of a card with varied
-    anomalous dimensions)."""
+    seen, 12 %, is the gluon at x = 1e-4, Q^2 = 10 GeV^2 on the cards with
+    expanded scale variation at xif = 0.5, mu_F^2 = 2.5 GeV^2)."""
     tc, oc = _cards(theory_id)
     assert tc.order[0] == 4 and tc.matching_order[0] == 3
     sol = ekoc.solve(tc, oc, backend="batch")
