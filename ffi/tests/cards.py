@@ -60,6 +60,13 @@ def _n3lo(*, use_fhmruvv=True, variation=(0, 0, 0, 0, 0, 0, 0), xif=1.0):
     return th
 
 
+def _n3lo_ffns():
+    """The LHA-style FFNS (nf = 4) at aN3LO."""
+    th = _theory(4, ffns=True)
+    th["matching_order"] = [3, 0]
+    return th
+
+
 def _operator(init, mugrid, *, method="iterate-exact", scvar=None, inversion=None, nx=NX):
     return dict(
         init=list(init),
@@ -108,6 +115,11 @@ CARDS = {
                          "aN3LO (FHMRUVV, varied), VFNS, truncated, xif=1/sqrt2 expanded"),
     "n3lo_backward_expanded": (_n3lo(), _operator((10.0, 5), [(2.0, 4)], inversion="expanded"),
                                "aN3LO, VFNS downward across the b threshold, expanded backward matching"),
+    "n3lo_sv_exponentiated": (_n3lo(use_fhmruvv=False, xif=SQRT2, variation=(11, 7, 3, 5, 0, 0, 0)),
+                              _operator((1.65, 4), [(10.0, 5)], scvar="exponentiated"),
+                              "aN3LO (eko's own approximation, varied), VFNS, xif=sqrt2 exponentiated"),
+    "n3lo_ffns_perturbative": (_n3lo_ffns(), _operator((SQRT2, 4), [(100.0, 4)], method="perturbative-exact"),
+                               "aN3LO (FHMRUVV), FFNS nf=4, perturbative-exact"),
 }
 
 
