@@ -209,7 +209,12 @@ def rust_entry(fname, doc, expr):
     top = max(groups)
     out = ["/// " + d for d in doc]
     out.append("/// Polynomial in L = ln(mu^2/m_h^2) of degree %d; `nf` light flavours." % top)
+    out.append("/// At L = 0 (matching at the mass itself) only the L^0 layer is evaluated:")
+    out.append("/// the Horner form below adds 0 * (finite) = 0 there, so the value is the same.")
     out.append("pub(super) fn %s(k: &Kin, nf: f64, l: f64) -> C64 {" % fname)
+    out.append("    if l == 0.0 {")
+    out.append("        return %s_l0(k, nf);" % fname)
+    out.append("    }")
     horner = "%s_l%d(k, nf)" % (fname, top)
     for lp in range(top - 1, -1, -1):
         term = "%s_l%d(k, nf)" % (fname, lp) if lp in groups else "C64::ZERO"
