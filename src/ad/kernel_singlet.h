@@ -255,8 +255,8 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated(const ekoc_kernel_cfg *cfg, con
  * entry by entry (1/k on the diagonal, 1/(k + r_b - r_a) off it), and
  * E_0 = exp(gamma^(0) j00) is diag(exp(beta_0 r_+ j00), exp(beta_0 r_- j00)).
  * About half the complex 2x2 products of the projector form (24 against 44
- * per N); the values agree with it to rounding (1e-14 relative on the
- * workloads, docs/physics.md §6.3). Where the eigenvalues of R_0 (nearly)
+ * per N); the values agree with it to rounding (about 1e-15 of the matrix,
+ * docs/physics.md §6.3). Where the eigenvalues of R_0 (nearly)
  * coincide, the eigenbasis is ill-conditioned: there the projector form is
  * used, which m2_exp treats with its series. */
 
