@@ -22,6 +22,7 @@
 #include "ad/kernel_singlet.h"
 #include "ad/matching.h"
 #include "ad/scale_variation.h"
+#include "ekore.h"
 #include "n3lo_reference.h"
 
 #define LHA_A0 0.0278521150410817
@@ -342,6 +343,52 @@ static void test_singlet_truncation_scaling(void **state) {
   }
 }
 
+/* The N3LO truncated singlet is evaluated in the eigenbasis of R_0
+ * (ekoc_kernel_singlet_truncated_n3lo); it must equal the projector form of
+ * the same formula (ekoc_kernel_singlet_truncated) to rounding, here on
+ * ekore's gamma towers along a Talbot path for every nf, forward and
+ * backward; where R_0's eigenvalues coincide it must be that form exactly. */
+static void test_singlet_truncated_eigenbasis(void **state) {
+  enum { P = 200 };
+  static const double couplings[3][2] = {{0.0278, 0.0094}, {0.0176, 0.0121}, {0.0121, 0.0176}};
+  const ekore_n3lo choice = {{0, 0, 0, 0, 0, 0, 0}, 0};
+  double re[P], im[P], gr[16 * P], gi[16 * P], worst = 0.0;
+  int p, nf, c, i, k;
+  (void)state;
+  for (p = 0; p < P; ++p) { /* eko's Talbot path at x = 1e-4, singlet offset 1 */
+    double th = 3.14159265358979323846 * (2.0 * (0.5 + 0.45 * (p + 0.5) / P) - 1.0), r = 6.4 / (0.1 - log(1e-4));
+    re[p] = 1.0 + r * (th == 0.0 ? 1.0 : th / tan(th));
+    im[p] = r * th;
+  }
+  for (nf = 3; nf <= 6; ++nf) {
+    assert_int_equal(ekore_gamma_singlet_batch_n3lo(4, &choice, re, im, P, (uint32_t)nf, gr, gi), 0);
+    for (p = 0; p < P; ++p) {
+      ekoc_cmat2 g[4];
+      for (i = 0; i < 4; ++i)
+        for (k = 0; k < 4; ++k) g[i].m[k] = c_make(gr[16 * p + 4 * i + k], gi[16 * p + 4 * i + k]);
+      for (c = 0; c < 3; ++c) {
+        ekoc_kernel_cfg cfg = make_cfg(EKOC_METHOD_TRUNCATED, nf, couplings[c][0], couplings[c][1]);
+        ekoc_cmat2 eig = ekoc_kernel_singlet(&cfg, g), proj = ekoc_kernel_singlet_truncated(&cfg, g);
+        double d = m2_reldiff(eig, proj);
+        if (!(d <= 1e-14))
+          fail_msg("nf %d N=(%g,%g) a %g->%g: eigenbasis vs projector form %.3g", nf, re[p], im[p], cfg.a0, cfg.a1, d);
+        worst = fmax(worst, d);
+      }
+    }
+  }
+  print_message("N3LO truncated singlet, eigenbasis vs projector form: worst %.1e of the matrix\n", worst);
+  { /* degenerate R_0 (gamma^(0) a multiple of 1): the projector form itself */
+    ekoc_complex g_ns[4];
+    ekoc_cmat2 g_s[4], eig, proj;
+    ekoc_kernel_cfg cfg = make_cfg(EKOC_METHOD_TRUNCATED, 4, 0.02, 0.01);
+    ref_gamma(0, g_ns, g_s);
+    g_s[0] = m2_scale(m2_identity(), 3.0);
+    eig = ekoc_kernel_singlet(&cfg, g_s);
+    proj = ekoc_kernel_singlet_truncated(&cfg, g_s);
+    assert_memory_equal(&eig, &proj, sizeof eig);
+  }
+}
+
 /* order 4 is a valid kernel order, 5 is not; N3LO needs beta_3 != 0 */
 static void test_order_bounds(void **state) {
   ekoc_complex g_ns[4];
@@ -512,6 +559,7 @@ int main(void) {
       cmocka_unit_test(test_ns_truncation_scaling),
       cmocka_unit_test(test_singlet_exact_vs_ode),
       cmocka_unit_test(test_singlet_truncation_scaling),
+      cmocka_unit_test(test_singlet_truncated_eigenbasis),
       cmocka_unit_test(test_order_bounds),
       cmocka_unit_test(test_sv_vs_eko),
       cmocka_unit_test(test_sv_orders),

@@ -247,6 +247,103 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated(const ekoc_kernel_cfg *cfg, con
   return e;
 }
 
+/* ---- the N3LO truncated singlet in the eigenbasis of R_0 ------------------------
+ * The same formula as ekoc_kernel_singlet_truncated at order 4 (eko's
+ * in-place grouping, E_1 and E_2 in the higher terms), evaluated in the basis
+ * of the eigenvectors v_+, v_- of R_0 (V = [v_+ v_-], W = V^-1, X~ = W X V):
+ * there e_a X e_b is the single entry X~_ab, so each U~_k is R~'_k scaled
+ * entry by entry (1/k on the diagonal, 1/(k + r_b - r_a) off it), and
+ * E_0 = exp(gamma^(0) j00) is diag(exp(beta_0 r_+ j00), exp(beta_0 r_- j00)).
+ * About half the complex 2x2 products of the projector form (24 against 44
+ * per N); the values agree with it to rounding (about 1e-15 of the matrix,
+ * docs/physics.md §6.3). Where the eigenvalues of R_0 (nearly)
+ * coincide, the eigenbasis is ill-conditioned: there the projector form is
+ * used, which m2_exp treats with its series. */
+
+/* X (2x2) times diag(d0, d1) from the right / from the left. */
+EKOC_HD ekoc_cmat2 m2_mul_diag_right(ekoc_cmat2 x, ekoc_complex d0, ekoc_complex d1) {
+  ekoc_cmat2 r;
+  r.m[0] = c_mul(x.m[0], d0);
+  r.m[1] = c_mul(x.m[1], d1);
+  r.m[2] = c_mul(x.m[2], d0);
+  r.m[3] = c_mul(x.m[3], d1);
+  return r;
+}
+EKOC_HD ekoc_cmat2 m2_mul_diag_left(ekoc_complex d0, ekoc_complex d1, ekoc_cmat2 x) {
+  ekoc_cmat2 r;
+  r.m[0] = c_mul(d0, x.m[0]);
+  r.m[1] = c_mul(d0, x.m[1]);
+  r.m[2] = c_mul(d1, x.m[2]);
+  r.m[3] = c_mul(d1, x.m[3]);
+  return r;
+}
+
+/* U~_k from R~'_k: 1/k on the diagonal, c_pm = 1/(k + r_- - r_+) at (+,-) and
+ * c_mp = 1/(k + r_+ - r_-) at (-,+) (index 0 is +, 1 is -). */
+EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_u_eigen(ekoc_cmat2 rp, double k, ekoc_complex c_pm, ekoc_complex c_mp) {
+  ekoc_cmat2 u;
+  u.m[0] = c_scale(rp.m[0], 1.0 / k);
+  u.m[1] = c_mul(rp.m[1], c_pm);
+  u.m[2] = c_mul(rp.m[2], c_mp);
+  u.m[3] = c_scale(rp.m[3], 1.0 / k);
+  return u;
+}
+
+/* The column of projector e with the larger norm: an eigenvector of its eigenvalue. */
+EKOC_HD void ekoc_kernel_projector_column(const ekoc_cmat2 *e, ekoc_complex *v0, ekoc_complex *v1) {
+  int j = c_abs2(e->m[0]) + c_abs2(e->m[2]) >= c_abs2(e->m[1]) + c_abs2(e->m[3]) ? 0 : 1;
+  *v0 = e->m[j];
+  *v1 = e->m[2 + j];
+}
+
+/* The truncated singlet at order 4; falls back to the projector form
+ * (ekoc_kernel_singlet_truncated) when |r_+ - r_-| < 1e-6 (|r_+| + |r_-|). */
+EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_truncated_n3lo(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
+  ekoc_cmat2 r[EKOC_MAX_ORDER], v, w, rt[EKOC_MAX_ORDER], u1, u2, u3, e, u1u1, wm, tail, t;
+  ekoc_complex dpm, c[3][2], d0, d1;
+  ekoc_eig2 ev;
+  double a0 = cfg->a0, a1 = cfg->a1, j00 = ekoc_ei_j00(a1, a0, cfg->beta);
+  int k;
+  ekoc_kernel_singlet_r(cfg, gamma, 0, 4, r);
+  ev = m2_eig(r[0]);
+  dpm = c_sub(ev.lambda_p, ev.lambda_m);
+  if (!(c_abs(dpm) >= 1e-6 * (c_abs(ev.lambda_p) + c_abs(ev.lambda_m)))) return ekoc_kernel_singlet_truncated(cfg, gamma);
+  ekoc_kernel_projector_column(&ev.e_p, &v.m[0], &v.m[2]);
+  ekoc_kernel_projector_column(&ev.e_m, &v.m[1], &v.m[3]);
+  w = m2_inverse(v);
+  for (k = 1; k < 4; ++k) {
+    rt[k] = m2_mul(m2_mul(w, r[k]), v);
+    c[k - 1][0] = c_inv(c_add_real(c_neg(dpm), (double)k)); /* 1/(k + r_- - r_+) */
+    c[k - 1][1] = c_inv(c_add_real(dpm, (double)k));        /* 1/(k + r_+ - r_-) */
+  }
+  u1 = ekoc_kernel_singlet_u_eigen(rt[1], 1.0, c[0][0], c[0][1]);
+  u2 = ekoc_kernel_singlet_u_eigen(m2_add(rt[2], m2_mul(rt[1], u1)), 2.0, c[1][0], c[1][1]);
+  u3 = ekoc_kernel_singlet_u_eigen(m2_add(m2_add(rt[3], m2_mul(rt[2], u1)), m2_mul(rt[1], u2)), 3.0, c[2][0],
+                                   c[2][1]);
+  /* E_0 = diag(exp(beta_0 r_+- j00)) */
+  d0 = c_exp(c_scale(ev.lambda_p, cfg->beta[0] * j00));
+  d1 = c_exp(c_scale(ev.lambda_m, cfg->beta[0] * j00));
+  e = m2_zero();
+  e.m[0] = d0;
+  e.m[3] = d1;
+  e = m2_add(e, m2_sub(m2_scale(m2_mul_diag_right(u1, d0, d1), a1), m2_scale(m2_mul_diag_left(d0, d1, u1), a0)));
+  /* NNLO terms on E_1 */
+  u1u1 = m2_mul(u1, u1);
+  wm = m2_sub(u1u1, u2);
+  t = m2_scale(m2_mul(u2, e), a1 * a1);
+  t = m2_sub(t, m2_scale(m2_mul(m2_mul(u1, e), u1), a1 * a0));
+  t = m2_add(t, m2_scale(m2_mul(e, wm), a0 * a0));
+  e = m2_add(e, t);
+  /* N3LO terms on E_2; U_1^3 - U_1 U_2 - U_2 U_1 + U_3 = U_1 (U_1^2 - U_2) - U_2 U_1 + U_3 */
+  tail = m2_add(m2_sub(m2_mul(u1, wm), m2_mul(u2, u1)), u3);
+  t = m2_mul(m2_scale(u3, a1 * a1 * a1), e);
+  t = m2_sub(t, m2_mul(m2_mul(m2_scale(u2, a1 * a1 * a0), e), u1));
+  t = m2_add(t, m2_mul(m2_mul(m2_scale(u1, a1 * (a0 * a0)), e), wm));
+  t = m2_sub(t, m2_mul(m2_scale(e, a0 * a0 * a0), tail));
+  e = m2_add(e, t);
+  return m2_mul(m2_mul(v, e), w);
+}
+
 /* E_S(a1 <- a0) for cfg->method (docs/physics.md §6.3), gamma[0..order-1] =
  * gamma_S^(0..order-1)(N) in (Sigma, g) order:
  *  - a1 == a0: the identity, every method and order (as eko's dispatcher);
@@ -275,7 +372,7 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet(const ekoc_kernel_cfg *cfg, const ekoc_cm
       return ekoc_kernel_singlet_perturbative(cfg, gamma, 0);
     case EKOC_METHOD_TRUNCATED:
     case EKOC_METHOD_ORDERED_TRUNCATED:
-      return ekoc_kernel_singlet_truncated(cfg, gamma);
+      return cfg->order == 4 ? ekoc_kernel_singlet_truncated_n3lo(cfg, gamma) : ekoc_kernel_singlet_truncated(cfg, gamma);
     default: {
       double j[EKOC_MAX_ORDER];
       ekoc_cmat2 expo = m2_zero();

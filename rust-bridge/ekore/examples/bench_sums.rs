@@ -1,6 +1,6 @@
 //! Cost of one `SumValues::new` (and, for scale, of the NNLO `harmonics::Sums::new`),
 //! and of the N3LO quantities built on it (the three non-singlet gamma^(3), the
-//! singlet 2x2, the O(a_s^3) OMEs, each with its own sums) on Mellin points of a
+//! singlet 2x2, the O(a_s^3) OMEs at L = 0.3 and at L = 0, each with its own sums) on Mellin points of a
 //! Talbot-like path:
 //!
 //!     cd rust-bridge && cargo run --release -q --example bench_sums
@@ -51,7 +51,7 @@ fn main() {
     let reps = 2000;
     let reps: usize = std::env::var("BENCH_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(reps);
     let var = [3u8, 4, 1, 2, 0, 0, 0];
-    let cases: [(&str, &dyn Fn(C64) -> f64); 7] = [
+    let cases: [(&str, &dyn Fn(C64) -> f64); 8] = [
         ("SumValues::new(n, true) ", &|n| SumValues::new(n, true).unwrap().sm22.re),
         ("SumValues::new(n, false)", &|n| SumValues::new(n, false).unwrap().sm22.re),
         ("harmonics::Sums::new(n) ", &|n| Sums::new(n).unwrap().s[0].re),
@@ -64,6 +64,10 @@ fn main() {
         ("ome as3 singlet + ns     ", &|n| {
             ome::a_singlet_as3(&SumValues::new(n, true).unwrap(), 4, 0.3)[0].re
                 + ome::a_ns_as3(&SumValues::new(n, false).unwrap(), 4, 0.3)[0].re
+        }),
+        ("ome as3 singlet + ns, L=0", &|n| {
+            ome::a_singlet_as3(&SumValues::new(n, true).unwrap(), 4, 0.0)[0].re
+                + ome::a_ns_as3(&SumValues::new(n, false).unwrap(), 4, 0.0)[0].re
         }),
     ];
     for (name, f) in cases {

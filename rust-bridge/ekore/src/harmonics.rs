@@ -275,6 +275,9 @@ pub struct Sums {
     pub s_half: [C64; 3],
     /// S_1..S_3 at (N-1)/2
     pub s_half_minus: [C64; 3],
+    /// psi_0..psi_3 at N/2 + 1 and at N/2 + 1/2, which the sums above come
+    /// from: `SumValues::from_sums` reuses them instead of evaluating them again
+    pub psi: [[C64; 4]; 2],
 }
 
 impl Sums {
@@ -304,6 +307,7 @@ impl Sums {
             ],
             s_half: sums_at(&pa),
             s_half_minus: sums_at(&pb),
+            psi: [pa, pb],
         })
     }
     pub fn s1(&self) -> C64 {

@@ -347,3 +347,48 @@ fn out_of_range_is_central_and_bad_mode_is_nan() {
         .iter()
         .all(|z| z.re.is_nan()));
 }
+
+/// The factor lists that `terms::t` builds: single terms with every kind of
+/// factor (each power slot at its extreme exponents, sums, the three families
+/// of ln(1-x) transforms, up to four atoms, nf powers) evaluate to
+/// c nf^k prod (N+a)^e prod atoms computed directly.
+#[test]
+fn term_factor_lists_evaluate_the_product() {
+    use super::terms::{atom::*, t};
+    let s = sums_at(2, true);
+    let lm = crate::sums::log_one_minus_x_moments(&s);
+    let value = |a: u8| match a {
+        ONE => C64::ONE,
+        S1 => s.s1,
+        S5 => s.s5,
+        SM3 => s.sm3,
+        S211 => s.s211,
+        SM22 => s.sm22,
+        LM13 => lm[0][2],
+        LM11M1 => lm[1][0],
+        LM15M2 => lm[2][4],
+        _ => unreachable!(),
+    };
+    let b = Basis::new(&s);
+    let cases: [(f64, u8, [i8; 6], [u8; 4]); 6] = [
+        (1.5, 0, [0; 6], [ONE; 4]),
+        (-2.25, 1, [-8, 0, 0, 0, 0, 4], [S1, ONE, ONE, ONE]),
+        (3.0, 2, [1, -1, 2, -3, 4, -8], [SM3, S5, ONE, ONE]),
+        (0.75, 3, [0, -2, 0, 0, 1, 0], [S211, SM22, LM13, LM11M1]),
+        (-1.0, 0, [0, 0, -5, 0, 0, 0], [LM15M2, ONE, ONE, ONE]),
+        (7.0, 1, [0, 0, 0, 0, 0, 0], [ONE, S1, ONE, S1]),
+    ];
+    for nf in 3..=6u32 {
+        for (c0, k, pow, atoms) in cases {
+            let mut want = C64::real(c0 * (nf as f64).powi(k as i32));
+            for (i, &e) in pow.iter().enumerate() {
+                want = want * (s.n + (i as f64 - 1.0)).powi(e as i32);
+            }
+            for &a in &atoms {
+                want = want * value(a);
+            }
+            let got = b.sum(&[t(c0, k, pow, atoms)], nf);
+            assert!((got - want).abs() <= 1e-13 * want.abs(), "term {pow:?} {atoms:?} nf {nf}: {got:?} vs {want:?}");
+        }
+    }
+}

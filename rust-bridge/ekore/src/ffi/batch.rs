@@ -143,7 +143,7 @@ unsafe fn ns_all_batch(
             g[m * w..m * w + low as usize].copy_from_slice(&ns_tower(func, low, *mode, s, nf, None)?[..low as usize]);
         }
         if let Some(c) = choice.as_ref() {
-            let top = ns_n3lo_all(func, s.n, nf, c)?;
+            let top = ns_n3lo_all(func, s, nf, c)?;
             for m in 0..3 {
                 g[m * w + 3] = top[m];
             }

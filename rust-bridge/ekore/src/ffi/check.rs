@@ -96,9 +96,10 @@ pub(super) fn sums(func: &str, n: C64) -> Result<Sums, i32> {
 }
 
 /// The weight-5 harmonic sums of the N3LO anomalous dimensions and O(a_s^3) OMEs at N.
-pub(super) fn sum_values(func: &str, n: C64, is_singlet: bool) -> Result<SumValues, i32> {
-    SumValues::new(n, is_singlet).map_err(|e| {
-        fail(EKORE_ERR_DOMAIN, format_args!("{func}: harmonic sums at N = ({}, {}) failed: {e:?}", n.re, n.im))
+/// From the polygammas `s` holds (`SumValues::from_sums`: the values of `SumValues::new(s.n, ..)`).
+pub(super) fn sum_values(func: &str, s: &Sums, is_singlet: bool) -> Result<SumValues, i32> {
+    SumValues::from_sums(s, is_singlet).map_err(|e| {
+        fail(EKORE_ERR_DOMAIN, format_args!("{func}: harmonic sums at N = ({}, {}) failed: {e:?}", s.n.re, s.n.im))
     })
 }
 

@@ -26,7 +26,7 @@ pub(super) fn ns_tower(func: &str, order: u32, mode: u32, s: &Sums, nf: u32, n3l
         };
     }
     if order >= 4 {
-        g[3] = ns_n3lo(func, mode, s.n, nf, n3lo.expect("order 4 comes with a checked choice"))?;
+        g[3] = ns_n3lo(func, mode, s, nf, n3lo.expect("order 4 comes with a checked choice"))?;
     }
     Ok(g)
 }
@@ -40,7 +40,7 @@ pub(super) fn singlet_tower(func: &str, order: u32, s: &Sums, nf: u32, n3lo: Opt
         g[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
     }
     if order >= 4 {
-        let m = singlet_n3lo(func, s.n, nf, n3lo.expect("order 4 comes with a checked choice"))?;
+        let m = singlet_n3lo(func, s, nf, n3lo.expect("order 4 comes with a checked choice"))?;
         g[12..16].copy_from_slice(&m);
     }
     Ok(g)

@@ -7,6 +7,7 @@ use super::check::{check_ptr, sum_values};
 use super::{EKORE_ERR_NF, EKORE_ERR_VARIATION, EKORE_OK};
 use crate::as4;
 use crate::complex::C64;
+use crate::harmonics::Sums;
 
 /// The N3LO anomalous dimensions eko's theory card selects (read at order 4 only).
 #[allow(non_camel_case_types)]
@@ -56,21 +57,21 @@ pub(super) unsafe fn read_choice(func: &str, order: u32, p: *const ekore_n3lo) -
 }
 
 /// gamma_ns^(3) of the three sectors (ns+, ns-, nsV) at N.
-pub(super) fn ns_n3lo_all(func: &str, n: C64, nf: u32, c: &Choice) -> Result<[C64; 3], i32> {
-    let s = sum_values(func, n, false)?;
+pub(super) fn ns_n3lo_all(func: &str, sums: &Sums, nf: u32, c: &Choice) -> Result<[C64; 3], i32> {
+    let s = sum_values(func, sums, false)?;
     Ok(as4::gamma_ns_all(&s, nf, &c.variation, c.use_fhmruvv))
 }
 
 /// gamma_ns^(3) of one sector at N.
-pub(super) fn ns_n3lo(func: &str, mode: u32, n: C64, nf: u32, c: &Choice) -> Result<C64, i32> {
-    let s = sum_values(func, n, false)?;
+pub(super) fn ns_n3lo(func: &str, mode: u32, sums: &Sums, nf: u32, c: &Choice) -> Result<C64, i32> {
+    let s = sum_values(func, sums, false)?;
     Ok(as4::gamma_ns(mode, &s, nf, &c.variation, c.use_fhmruvv))
 }
 
 /// gamma_S^(3) at N, [qq, qg, gq, gg] (the FHMRUVV singlet exists for nf 3..5).
-pub(super) fn singlet_n3lo(func: &str, n: C64, nf: u32, c: &Choice) -> Result<[C64; 4], i32> {
+pub(super) fn singlet_n3lo(func: &str, sums: &Sums, nf: u32, c: &Choice) -> Result<[C64; 4], i32> {
     as4::check_singlet_nf(nf, c.use_fhmruvv).map_err(|m| fail(EKORE_ERR_NF, format_args!("{func}: {m}")))?;
-    let s = sum_values(func, n, true)?;
+    let s = sum_values(func, sums, true)?;
     Ok(as4::gamma_singlet(&s, nf, &c.variation, c.use_fhmruvv))
 }
 

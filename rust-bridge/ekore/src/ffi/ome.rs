@@ -40,7 +40,7 @@ pub extern "C" fn ekore_ome_ns(
                 a[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
             }
             if order >= 3 {
-                a[8..12].copy_from_slice(&ome::a_ns_as3(&sum_values(F, n, false)?, nf, l));
+                a[8..12].copy_from_slice(&ome::a_ns_as3(&sum_values(F, &s, false)?, nf, l));
             }
             let a = &a[..4 * order as usize];
             if !all_finite(a) {
@@ -89,7 +89,7 @@ pub extern "C" fn ekore_ome_singlet(
                 }
             }
             if order >= 3 {
-                a[18..27].copy_from_slice(&ome::a_singlet_as3(&sum_values(F, n, true)?, nf, l));
+                a[18..27].copy_from_slice(&ome::a_singlet_as3(&sum_values(F, &s, true)?, nf, l));
             }
             let a = &a[..9 * order as usize];
             if !all_finite(a) {

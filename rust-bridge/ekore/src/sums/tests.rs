@@ -241,3 +241,24 @@ fn poles_are_errors() {
     assert_eq!(SumValues::new(C64::new(f64::NAN, 1.0), false).err(), Some(PolygammaError::NotFinite));
     assert!(SumValues::new(C64::new(-3.0, 1e-3), true).is_ok());
 }
+
+/// `from_sums` reuses the polygammas of `harmonics::Sums` and must give
+/// bitwise the values of `new`, for both continuations, on and off the real
+/// axis (including the recurrence and the asymptotic regimes); at N = 0 it
+/// fails like `new`.
+#[test]
+fn from_sums_is_new_bitwise() {
+    let points = [(0.7, 0.0), (2.5, 0.3), (1.3, 2.5), (-3.4, 9.1), (6.0, -17.0), (25.0, 40.0), (-11.8, 18.9)];
+    for (re, im) in points {
+        let n = C64::new(re, im);
+        let h = crate::harmonics::Sums::new(n).unwrap();
+        for is_singlet in [true, false] {
+            let (a, b) = (SumValues::new(n, is_singlet).unwrap(), SumValues::from_sums(&h, is_singlet).unwrap());
+            for (i, (x, y)) in fields(&a).iter().zip(fields(&b).iter()).enumerate() {
+                assert!(x.re.to_bits() == y.re.to_bits() && x.im.to_bits() == y.im.to_bits(), "N {n:?} field {i}: {x:?} vs {y:?}");
+            }
+        }
+    }
+    let zero = crate::harmonics::Sums::new(C64::ZERO).unwrap();
+    assert!(SumValues::from_sums(&zero, true).is_err());
+}

@@ -17,7 +17,12 @@ use crate::complex::C64;
 
 /// A_gq,H^{S,(3)}: eko `as3/agq.py` (`A_gq`).
 /// Polynomial in L = ln(mu^2/m_h^2) of degree 3; `nf` light flavours.
+/// At L = 0 (matching at the mass itself) only the L^0 layer is evaluated:
+/// the Horner form below adds 0 * (finite) = 0 there, so the value is the same.
 pub(super) fn a_gq(k: &Kin, nf: f64, l: f64) -> C64 {
+    if l == 0.0 {
+        return a_gq_l0(k, nf);
+    }
     a_gq_l0(k, nf) + l * (a_gq_l1(k, nf) + l * (a_gq_l2(k, nf) + l * (a_gq_l3(k, nf))))
 }
 

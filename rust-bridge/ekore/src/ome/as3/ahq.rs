@@ -17,7 +17,12 @@ use crate::complex::C64;
 
 /// A_Hq^{PS,(3)}: eko `as3/aHq.py` (`A_Hq`, with its fitted H1..H3 pieces).
 /// Polynomial in L = ln(mu^2/m_h^2) of degree 3; `nf` light flavours.
+/// At L = 0 (matching at the mass itself) only the L^0 layer is evaluated:
+/// the Horner form below adds 0 * (finite) = 0 there, so the value is the same.
 pub(super) fn a_hq(k: &Kin, nf: f64, l: f64) -> C64 {
+    if l == 0.0 {
+        return a_hq_l0(k, nf);
+    }
     a_hq_l0(k, nf) + l * (a_hq_l1(k, nf) + l * (a_hq_l2(k, nf) + l * (a_hq_l3(k, nf))))
 }
 

@@ -18,7 +18,12 @@ use crate::complex::C64;
 /// A_qq,H^{NS,(3)} for the singlet matrix: eko `as3/aqqNS.py` (`A_qqNS`, eta = +1:
 /// the parametrised even-N part; sums continued from even N).
 /// Polynomial in L = ln(mu^2/m_h^2) of degree 3; `nf` light flavours.
+/// At L = 0 (matching at the mass itself) only the L^0 layer is evaluated:
+/// the Horner form below adds 0 * (finite) = 0 there, so the value is the same.
 pub(super) fn a_qq_ns_singlet(k: &Kin, nf: f64, l: f64) -> C64 {
+    if l == 0.0 {
+        return a_qq_ns_singlet_l0(k, nf);
+    }
     a_qq_ns_singlet_l0(k, nf) + l * (a_qq_ns_singlet_l1(k, nf) + l * (a_qq_ns_singlet_l2(k, nf) + l * (a_qq_ns_singlet_l3(k, nf))))
 }
 

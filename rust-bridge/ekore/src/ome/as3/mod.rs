@@ -56,6 +56,7 @@ mod aqg;
 mod aqq_ns_nonsinglet;
 mod aqq_ns_singlet;
 mod aqq_ps;
+mod powers;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
@@ -64,30 +65,49 @@ mod tests;
 use crate::complex::C64;
 use crate::sums::SumValues;
 
-/// Smallest and largest k of the denominator factors N + k.
-const SHIFT_MIN: i32 = -2;
-const SHIFT_MAX: i32 = 5;
+use powers::{MAX_POWER, SHIFT_MIN, SHIFT_MAX};
 
-/// N, the sums, and the reciprocals 1/(N+k), k = SHIFT_MIN..=SHIFT_MAX, shared by the entries.
+const SHIFTS: usize = (SHIFT_MAX - SHIFT_MIN + 1) as usize;
+/// Room for the largest power of any shift (powers.rs).
+const POWERS: usize = {
+    let mut m = 0;
+    let mut i = 0;
+    while i < SHIFTS {
+        if MAX_POWER[i] > m {
+            m = MAX_POWER[i];
+        }
+        i += 1;
+    }
+    m + 1
+};
+
+/// N, the sums, and the powers 1/(N+k)^e, k = SHIFT_MIN..=SHIFT_MAX,
+/// e = 1..=MAX_POWER[k - SHIFT_MIN] (the ones the entries use, powers.rs),
+/// shared by the entries: each computed once per N, as `recip().powi(e)`.
 struct Kin<'a> {
     n: C64,
     s: &'a SumValues,
-    recips: [C64; (SHIFT_MAX - SHIFT_MIN + 1) as usize],
+    pow: [[C64; POWERS]; SHIFTS],
 }
 
 impl<'a> Kin<'a> {
     fn new(s: &'a SumValues) -> Kin<'a> {
-        let mut recips = [C64::ZERO; (SHIFT_MAX - SHIFT_MIN + 1) as usize];
-        for (i, r) in recips.iter_mut().enumerate() {
-            *r = (s.n + (SHIFT_MIN + i as i32) as f64).recip();
+        let mut pow = [[C64::ONE; POWERS]; SHIFTS];
+        for (i, row) in pow.iter_mut().enumerate() {
+            let r = (s.n + (SHIFT_MIN + i as i32) as f64).recip();
+            for (e, v) in row.iter_mut().enumerate().take(MAX_POWER[i] + 1).skip(1) {
+                *v = r.powi(e as i32);
+            }
         }
-        Kin { n: s.n, s, recips }
+        Kin { n: s.n, s, pow }
     }
 
-    /// (N + shift)^(-power)
+    /// (N + shift)^(-power), 1 <= power <= MAX_POWER of the shift
     #[inline]
     fn inv(&self, shift: i32, power: i32) -> C64 {
-        self.recips[(shift - SHIFT_MIN) as usize].powi(power)
+        let i = (shift - SHIFT_MIN) as usize;
+        debug_assert!(power >= 1 && power as usize <= MAX_POWER[i], "1/(N{shift:+})^{power} is not tabulated");
+        self.pow[i][power as usize]
     }
 }
 

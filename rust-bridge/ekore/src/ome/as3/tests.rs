@@ -192,3 +192,22 @@ fn non_singlet_vanishes_at_n_1() {
         }
     }
 }
+
+/// At L = 0 the entries skip the L^1..L^3 layers; the general Horner path
+/// at a tiny L (1e-300: every l * layer is far below half an ulp of the
+/// L^0 layer, and l^2 underflows to 0) must give the very same bits, which
+/// shows that the shortcut drops only zeros.
+#[test]
+fn zero_l_shortcut_is_the_horner_value() {
+    for p in POINTS.iter().take(NEAR_TWO) {
+        let (even, odd) = (table_sums(p.n, &p.even), table_sums(p.n, &p.odd));
+        for nf in 3..=5 {
+            let (s0, s1) = (a_singlet_as3(&even, nf, 0.0), a_singlet_as3(&even, nf, 1e-300));
+            let (n0, n1) = (a_ns_as3(&odd, nf, 0.0), a_ns_as3(&odd, nf, 1e-300));
+            assert_eq!(s0, s1, "singlet at N {:?}, nf {nf}", p.n);
+            assert_eq!(n0, n1, "non-singlet at N {:?}, nf {nf}", p.n);
+            // and the L layers are really there: a moderate L moves the values
+            assert_ne!(a_singlet_as3(&even, nf, 0.5)[0], s0[0]);
+        }
+    }
+}
