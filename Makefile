@@ -1,6 +1,7 @@
 # ekoc build. `make` builds libekoc (static + shared, the Rust crate embedded),
 # `make test` runs cargo tests, the CMocka suite, the install check and the
-# Python tests, `make lha` runs the Les Houches benchmark, `make install
+# Python tests, `make lha` runs the Les Houches benchmark (`make lh23` its
+# 2023 aN3LO sibling), `make install
 # PREFIX=...` installs headers, libraries and ekoc.pc. See README.md.
 
 SHELL := /bin/bash
@@ -50,7 +51,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha stats header header-check \
+.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha lh23 stats header header-check \
         install install-python uninstall uninstall-python \
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
@@ -190,6 +191,11 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 lha: $(BUILD)/perf/lha
 	$(BUILD)/perf/lha --backend $(BACKEND)
 	$(BUILD)/perf/lha --backend $(BACKEND) --settings converged
+
+# the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
+# docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study
+lh23: lib
+	EKOC_LIB=$(abspath $(LIB_SO)) $(PYTHON) perf/lh23.py --backend $(BACKEND)
 
 stats: $(BUILD)/perf/lha
 	bash perf/stats.sh $(BUILD)/perf/lha $(BACKEND)
