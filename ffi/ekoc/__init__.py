@@ -19,7 +19,7 @@ from ._core import ProfileTable, Stage, lambert_grid
 from ._dask import JobResult, TargetArrays, solve_many
 from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeError, EkocMemoryError,
                       EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
-                      EkocUnsupportedFieldError, EkocValueError)
+                      EkocUnsupportedFieldError, EkocValueError, EkocWarning)
 from ._ekofile import solve_to_eko
 from ._lib import library_path
 from ._nspace import evolution_kernel, gamma_ns, gamma_singlet, matching_kernel
@@ -32,7 +32,8 @@ __version__ = "0.2.0"
 __all__ = [
     "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocFieldError", "EkocFieldTypeError", "EkocMemoryError",
     "EkocMissingFieldError", "EkocNoDevice", "EkocNotImplementedError", "EkocNumericalError",
-    "EkocUnsupportedFieldError", "EkocValueError", "IntegrationWarning", "Job", "JobResult", "NSpaceCache", "ProfileTable",
+    "EkocUnsupportedFieldError", "EkocValueError", "EkocWarning", "IntegrationWarning", "Job", "JobResult",
+    "NSpaceCache", "ProfileTable",
     "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet",
     "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
     "solve_many", "solve_stream", "solve_to_eko", "submit",

@@ -340,11 +340,36 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
         raise EkocFieldTypeError("operator_card", operator_card, "must be an eko OperatorCard or a dict, not "
                                  f"{type(operator_card).__name__}")
     fields = _theory(th)
+    if fields["order"] == 4:
+        _warn_beyond_eko_variations(fields["n3lo_ad_variation"], fields["use_fhmruvv"])
     op_fields, shorthand = _operator(op, fields["xif"], n_threads)
     fields.update(op_fields)
     if shorthand:
         op = {**op, "xgrid": fields["xgrid"].tolist()}
     return Setup(**fields, theory_card=th, operator_card=op)
+
+
+_VARIATION_NAMES = ("gg", "gq", "qg", "qq", "ns+", "ns-", "nsV")
+
+
+def _warn_beyond_eko_variations(variation, use_fhmruvv):
+    """EkocWarning for each n3lo_ad_variation entry beyond what eko 0.15.7
+    implements (the crate's ekore_n3lo_variation_max): eko, and so ekoc,
+    computes it as the central value; NNPDF's database has such cards (gq up
+    to 21 where eko's own approximation has 0..15)."""
+    import warnings
+
+    from ._errors import EkocWarning
+    from ._lib import ffi, load
+
+    top = ffi.new("uint32_t[7]")
+    if load().ekore_n3lo_variation_max(int(use_fhmruvv), top) != 0:
+        return  # use_fhmruvv is checked (and named) by the C library
+    for i, v in enumerate(variation):
+        if v > top[i]:
+            warnings.warn(f"theory_card.n3lo_ad_variation[{i}] ({_VARIATION_NAMES[i]}) = {v} is beyond the 0..{top[i]} "
+                          f"eko 0.15.7 implements for use_fhmruvv={bool(use_fhmruvv)}: eko computes it as the central "
+                          "value, and so does ekoc", EkocWarning, stacklevel=4)
 
 
 def _named_grid(spec, where: str = "operator_card.xgrid"):

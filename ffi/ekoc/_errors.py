@@ -128,6 +128,11 @@ class EkocUnsupportedFieldError(_FieldError, EkocNotImplementedError):
         super().__init__(field, value, why, status_name)
 
 
+class EkocWarning(UserWarning):
+    """A card value ekoc computes as eko does, which may not be what the card's
+    author meant (e.g. an N3LO variation beyond the range eko implements)."""
+
+
 #: every class a card or an argument check raises (the fuzz tests assert nothing else comes out)
 FIELD_ERRORS = (EkocFieldError, EkocUnsupportedFieldError)
 

@@ -199,6 +199,7 @@ typedef struct ekore_n3lo {
   uint32_t use_fhmruvv;
 } ekore_n3lo;
 int32_t ekore_n3lo_check(const ekore_n3lo *n3lo);
+int32_t ekore_n3lo_variation_max(uint32_t use_fhmruvv, uint32_t *out);
 int32_t ekore_gamma_ns_batch_n3lo(uint32_t order, uint32_t mode, const ekore_n3lo *n3lo, const double *n_re,
                                   const double *n_im, size_t count, uint32_t nf, double *out_re, double *out_im);
 int32_t ekore_gamma_singlet_batch_n3lo(uint32_t order, const ekore_n3lo *n3lo, const double *n_re, const double *n_im,

@@ -286,3 +286,17 @@ def test_n3lo_card_is_computed_and_its_choice_checked():
     bad["matching_order"] = [4, 0]
     with pytest.raises(ekoc.EkocFieldError, match=r"theory_card\.matching_order\[0\]"):
         ekoc.solve(bad, op)
+
+
+def test_n3lo_variation_beyond_eko_is_central_with_a_warning():
+    """eko 0.15.7 computes an n3lo_ad_variation entry beyond the range it
+    implements as the central value (NNPDF's database has gq up to 21 where
+    eko's own approximation has 0..15); ekoc does the same, and says so."""
+    th, op = _cards("nnlo_vfns")
+    th.update(order=[4, 0], matching_order=[3, 0], use_fhmruvv=False, n3lo_ad_variation=[0, 21, 0, 0, 0, 0, 0])
+    with pytest.warns(ekoc.EkocWarning, match=r"n3lo_ad_variation\[1\] \(gq\) = 21 is beyond the 0\.\.15"):
+        far = ekoc.solve(th, op, backend="batch")
+    th["n3lo_ad_variation"] = [0, 0, 0, 0, 0, 0, 0]
+    central = ekoc.solve(th, op, backend="batch")
+    for ep in central:
+        np.testing.assert_array_equal(far[ep].operator, central[ep].operator)
