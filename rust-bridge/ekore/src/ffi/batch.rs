@@ -5,7 +5,7 @@
 use super::boundary::guard;
 use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
 use super::gamma::{ns_tower, singlet_tower};
-use super::n3lo::{ekore_n3lo, ns_n3lo_all, read_choice, DEFAULT_N3LO};
+use super::n3lo::{ekore_n3lo, ns_n3lo_all, ns_poles, read_choice, DEFAULT_N3LO};
 use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -108,7 +108,8 @@ unsafe fn ns_batch(
     check_nf(func, nf)?;
     let choice = read_choice(func, order, n3lo)?;
     let w = order as usize;
-    batch_run(func, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, w, &|s, g| {
+    let poles = ns_poles(choice.as_ref(), mode == EKORE_MODE_NS_V);
+    batch_run(func, n_re, n_im, count, poles, out_re, out_im, w, &|s, g| {
         g.copy_from_slice(&ns_tower(func, order, mode, s, nf, choice.as_ref())?[..w]);
         Ok(())
     })
@@ -138,7 +139,8 @@ unsafe fn ns_all_batch(
     // below N3LO through ns_tower; the N3LO terms of the three sectors share
     // one set of weight-5 sums (same values as ns_tower's, one computation)
     let low = order.min(3);
-    batch_run(func, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+    let poles = ns_poles(choice.as_ref(), true);
+    batch_run(func, n_re, n_im, count, poles, out_re, out_im, 3 * w, &|s, g| {
         for (m, mode) in MODES.iter().enumerate() {
             g[m * w..m * w + low as usize].copy_from_slice(&ns_tower(func, low, *mode, s, nf, None)?[..low as usize]);
         }

@@ -4,7 +4,7 @@
 
 use super::boundary::guard;
 use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
-use super::n3lo::{check_choice, ekore_n3lo, ns_n3lo, read_choice, singlet_n3lo, Choice, DEFAULT_N3LO};
+use super::n3lo::{check_choice, ekore_n3lo, ns_n3lo, ns_poles, read_choice, singlet_n3lo, Choice, DEFAULT_N3LO};
 use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -68,7 +68,8 @@ fn gamma_ns_at(
             check_nf(func, nf)?;
             // SAFETY: NULL or one readable ekore_n3lo (the caller's contract).
             let choice = unsafe { read_choice(func, order, n3lo) }?;
-            let n = check_n(func, Arg(None), n_re, n_im, Poles::NonSinglet)?;
+            let poles = ns_poles(choice.as_ref(), mode == EKORE_MODE_NS_V);
+            let n = check_n(func, Arg(None), n_re, n_im, poles)?;
             let s = sums(func, n)?;
             let g = ns_tower(func, order, mode, &s, nf, choice.as_ref())?;
             let g = &g[..order as usize];

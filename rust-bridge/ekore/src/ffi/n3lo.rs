@@ -3,7 +3,7 @@
 //! the towers of `gamma` and `batch`.
 
 use super::boundary::{fail, guard};
-use super::check::{check_ptr, sum_values};
+use super::check::{check_ptr, sum_values, Poles};
 use super::{EKORE_ERR_NF, EKORE_ERR_VARIATION, EKORE_OK};
 use crate::as4;
 use crate::complex::C64;
@@ -41,6 +41,17 @@ pub(super) fn check_choice(func: &str, c: &ekore_n3lo) -> Result<Choice, i32> {
     // 255 is beyond every range, so it is the central value as any larger number
     let variation = c.variation.map(|v| v.min(255) as u8);
     Ok(Choice { variation, use_fhmruvv: c.use_fhmruvv == 1 })
+}
+
+/// The poles of a non-singlet tower that reaches `order` with `choice` and
+/// includes nsV: eko's own N3LO nsV (use_fhmruvv = 0) has one at N = 1 (eko
+/// divides by zero there), so N = 1 joins N = 0, -1, ...; every other
+/// non-singlet gamma^(3) is finite at N = 1.
+pub(super) fn ns_poles(choice: Option<&Choice>, includes_valence: bool) -> Poles {
+    match choice {
+        Some(c) if includes_valence && !c.use_fhmruvv => Poles::Singlet,
+        _ => Poles::NonSinglet,
+    }
 }
 
 /// Reads and checks the caller's choice when `order` reaches N3LO (NULL is

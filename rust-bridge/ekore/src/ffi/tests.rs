@@ -375,6 +375,18 @@ fn n3lo_choice() {
     assert!(last().contains("use_fhmruvv = 2"), "{}", last());
     assert_eq!(ekore_gamma_singlet_n3lo(4, &central, n.re, n.im, 6, r, i), EKORE_ERR_NF);
     assert!(last().contains("nf in 3..5"), "{}", last());
+    // N = 1: a pole of eko's own N3LO nsV (eko divides by zero), refused before anything is written;
+    // the FHMRUVV non-singlet and eko's own ns+ / ns- are finite there
+    let one = [1.0, 2.0];
+    let zeros = [0.0, 0.0];
+    let mut p = Out::new();
+    assert_eq!(ekore_gamma_ns_all_batch_n3lo(4, &zero, one.as_ptr(), zeros.as_ptr(), 2, 4, p.re.as_mut_ptr(), p.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
+    assert!(last().contains("pole N = 1"), "{}", last());
+    assert!(p.re.iter().all(|&v| v == POISON));
+    assert_eq!(ekore_gamma_ns_n3lo(4, EKORE_MODE_NS_V, &zero, 1.0, 0.0, 4, p.re.as_mut_ptr(), p.im.as_mut_ptr()), EKORE_ERR_DOMAIN);
+    assert_eq!(ekore_gamma_ns_n3lo(4, EKORE_MODE_NS_PLUS, &zero, 1.0, 0.0, 4, p.re.as_mut_ptr(), p.im.as_mut_ptr()), EKORE_OK);
+    assert_eq!(ekore_gamma_ns_all_batch_n3lo(4, &central, one.as_ptr(), zeros.as_ptr(), 2, 4, p.re.as_mut_ptr(), p.im.as_mut_ptr()), EKORE_OK);
+    assert!(p.re[..24].iter().all(|v| v.is_finite()));
     let mut max = [0u32; 7];
     assert_eq!(ekore_n3lo_variation_max(0, max.as_mut_ptr()), EKORE_OK);
     assert_eq!(max, [19, 15, 15, 6, 0, 0, 0]);
