@@ -164,6 +164,15 @@ def test_nspace_cache_series():
             filled = cache.nbytes
             assert filled > 0
     assert cache.nbytes == filled
+    # the N3LO choice is part of the cache's key: a scan over n3lo_ad_variation
+    # on one cache gives each variation its own anomalous dimensions
+    th, op, _ = _reference("n3lo_vfns_truncated_variation")
+    for variation in ([0, 0, 0, 0, 0, 0, 0], [3, 4, 1, 2, 0, 0, 0], [19, 15, 15, 6, 0, 0, 0]):
+        th["n3lo_ad_variation"] = variation
+        plain = ekoc.solve(th, op, backend="batch")
+        shared = ekoc.solve(th, op, backend="batch", nspace_cache=cache)
+        for ep in plain:
+            np.testing.assert_array_equal(plain[ep].operator, shared[ep].operator)
     with pytest.raises(TypeError, match="NSpaceCache"):
         ekoc.solve(*_reference(names[0])[:2], backend="batch", nspace_cache=object())
     with pytest.raises(ValueError, match="max_bytes"):
