@@ -4,9 +4,9 @@
 
 use super::boundary::guard;
 use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
-use super::gamma::{ns_tower, singlet_tower};
-use super::n3lo::{ekore_n3lo, ns_n3lo_all, ns_poles, read_choice, DEFAULT_N3LO};
-use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
+use super::gamma::{ns_tower, ns_towers_all, singlet_tower};
+use super::n3lo::{ekore_n3lo, ns_poles, read_choice, DEFAULT_N3LO};
+use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_V, EKORE_OK};
 use crate::complex::C64;
 use crate::harmonics::Sums;
 
@@ -131,24 +131,14 @@ unsafe fn ns_all_batch(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> Result<(), i32> {
-    const MODES: [u32; 3] = [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V];
     check_order(func, order, EKORE_MAX_ORDER)?;
     check_nf(func, nf)?;
     let choice = read_choice(func, order, n3lo)?;
     let w = order as usize;
-    // below N3LO through ns_tower; the N3LO terms of the three sectors share
-    // one set of weight-5 sums (same values as ns_tower's, one computation)
-    let low = order.min(3);
     let poles = ns_poles(choice.as_ref(), true);
     batch_run(func, n_re, n_im, count, poles, out_re, out_im, 3 * w, &|s, g| {
-        for (m, mode) in MODES.iter().enumerate() {
-            g[m * w..m * w + low as usize].copy_from_slice(&ns_tower(func, low, *mode, s, nf, None)?[..low as usize]);
-        }
-        if let Some(c) = choice.as_ref() {
-            let top = ns_n3lo_all(func, s, nf, c)?;
-            for m in 0..3 {
-                g[m * w + 3] = top[m];
-            }
+        for (m, t) in ns_towers_all(func, order, s, nf, choice.as_ref())?.iter().enumerate() {
+            g[m * w..(m + 1) * w].copy_from_slice(&t[..w]);
         }
         Ok(())
     })

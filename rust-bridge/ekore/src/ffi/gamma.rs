@@ -4,7 +4,7 @@
 
 use super::boundary::guard;
 use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
-use super::n3lo::{check_choice, ekore_n3lo, ns_n3lo, ns_poles, read_choice, singlet_n3lo, Choice, DEFAULT_N3LO};
+use super::n3lo::{check_choice, ekore_n3lo, ns_n3lo, ns_n3lo_all, ns_poles, read_choice, singlet_n3lo, Choice, DEFAULT_N3LO};
 use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_OK};
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -27,6 +27,24 @@ pub(super) fn ns_tower(func: &str, order: u32, mode: u32, s: &Sums, nf: u32, n3l
     }
     if order >= 4 {
         g[3] = ns_n3lo(func, mode, s, nf, n3lo.expect("order 4 comes with a checked choice"))?;
+    }
+    Ok(g)
+}
+
+/// The towers of the three non-singlet sectors [ns+, ns-, nsV] (`ns_tower` of
+/// each), with the N3LO terms computed together on one set of weight-5 sums
+/// (`ns_n3lo_all`: bitwise the per-sector values).
+pub(super) fn ns_towers_all(func: &str, order: u32, s: &Sums, nf: u32, n3lo: Option<&Choice>) -> Result<[[C64; 4]; 3], i32> {
+    let low = order.min(3);
+    let mut g = [[C64::ZERO; 4]; 3];
+    for (m, mode) in [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V].iter().enumerate() {
+        g[m] = ns_tower(func, low, *mode, s, nf, None)?;
+    }
+    if order >= 4 {
+        let top = ns_n3lo_all(func, s, nf, n3lo.expect("order 4 comes with a checked choice"))?;
+        for m in 0..3 {
+            g[m][3] = top[m];
+        }
     }
     Ok(g)
 }
@@ -223,8 +241,7 @@ pub extern "C" fn ekore_gamma_all(
             let choice = check_choice(F, &DEFAULT_N3LO)?;
             let o = order as usize;
             let mut ns = [C64::ZERO; 12];
-            for (m, mode) in [EKORE_MODE_NS_PLUS, EKORE_MODE_NS_MINUS, EKORE_MODE_NS_V].iter().enumerate() {
-                let g = ns_tower(F, order, *mode, &s, nf, Some(&choice))?;
+            for (m, g) in ns_towers_all(F, order, &s, nf, Some(&choice))?.iter().enumerate() {
                 for k in 0..o {
                     ns[3 * k + m] = g[k];
                 }
