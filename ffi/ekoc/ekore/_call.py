@@ -9,6 +9,7 @@ import numpy as np
 from .. import _errors, _fields as F
 from .._core import check_ekore, dptr
 from .._lib import ffi, load
+from .._nspace import _split
 
 
 def qcd_order(order, where: str) -> int:
@@ -39,8 +40,8 @@ def n3lo_choice(n3lo_ad_variation, use_fhmruvv):
 def points(n):
     """(Re N, Im N as contiguous float64 arrays, N's shape) of a number or an array."""
     arr = np.asarray(n, dtype=np.complex128)
-    flat = arr.reshape(-1)
-    return np.ascontiguousarray(flat.real), np.ascontiguousarray(flat.imag), arr.shape
+    re, im = _split(arr)
+    return re, im, arr.shape
 
 
 def evaluate(call, n, tail: tuple, where: str):
