@@ -24,7 +24,8 @@
 #define EKORE_ERR_ORDER -2
 
 /**
- * Unknown non-singlet mode (valid: 10101, 10201, 10200).
+ * Unknown non-singlet mode (valid: 10101, 10201, 10200), or unknown QED
+ * sector of `ekore_gamma_qed_batch` (valid: 0, 1, 2).
  */
 #define EKORE_ERR_MODE -3
 
@@ -88,6 +89,31 @@
  * Size of the thread-local error buffer, terminating NUL included.
  */
 #define EKORE_ERROR_LEN 256
+
+/**
+ * QED sector: the four non-singlet modes 10102, 10103, 10202, 10203.
+ */
+#define EKORE_QED_NS 0
+
+/**
+ * QED sector: the valence 2x2 on (V, V_Delta).
+ */
+#define EKORE_QED_VALENCE 1
+
+/**
+ * QED sector: the singlet 4x4 on (g, photon, Sigma, Sigma_Delta).
+ */
+#define EKORE_QED_SINGLET 2
+
+/**
+ * Highest QED order (a_em^2) of `ekore_gamma_qed_batch`.
+ */
+#define EKORE_MAX_QED_ORDER 2
+
+/**
+ * Largest per-point count of `ekore_gamma_qed_batch` (singlet at orders (4, 2)).
+ */
+#define EKORE_QED_LEN_MAX 240
 
 /**
  * The N3LO anomalous dimensions eko's theory card selects (read at order 4 only).
@@ -330,6 +356,45 @@ int32_t ekore_n3lo_check(const struct ekore_n3lo *n3lo);
  * Errors: EKORE_ERR_NULL, EKORE_ERR_VARIATION (use_fhmruvv not 0 or 1).
  */
 int32_t ekore_n3lo_variation_max(uint32_t use_fhmruvv, uint32_t *out);
+
+/**
+ * The number of values per point `ekore_gamma_qed_batch` writes for these
+ * arguments: 4 (order_qcd+1)(order_qed+1) for sectors 0 and 1, 16 (order_qcd+1)
+ * (order_qed+1) for sector 2; 0 when an argument is out of range.
+ */
+size_t ekore_gamma_qed_len(uint32_t sector, uint32_t order_qcd, uint32_t order_qed);
+
+/**
+ * eko's QED grids gamma^(i,j)(N) (coefficient of a_s^i a_em^j, i = 0..order_qcd,
+ * j = 0..order_qed; eko's `gamma_ns_qed`, `gamma_valence_qed`,
+ * `gamma_singlet_qed` at the order pair (order_qcd, order_qed)) at `count`
+ * points N_p = n_re[p] + i n_im[p].
+ *
+ * `sector`: EKORE_QED_NS (0), the modes 10102, 10103, 10202, 10203;
+ * EKORE_QED_VALENCE (1), 2x2 on (V, V_Delta); EKORE_QED_SINGLET (2), 4x4 on
+ * (g, photon, Sigma, Sigma_Delta). order_qcd 1..4, order_qed 1..2, nf 3..6.
+ * `n3lo` is read at order_qcd 4 only (then non-NULL); the FHMRUVV singlet
+ * needs nf 3..5 there.
+ *
+ * Writes `ekore_gamma_qed_len(sector, order_qcd, order_qed)` values per point,
+ * point-major, each point's values in C order of eko's array: non-singlet
+ * [mode][i][j], valence [i][j][row][col], singlet [i][j][row][col]; the
+ * entries eko leaves zero ([0][0], and those it does not fill) are 0.
+ * Inputs and outputs must not overlap; all pointers non-NULL (also for count 0).
+ * All points are validated before anything is written.
+ * Errors: EKORE_ERR_MODE (sector), _ORDER (order_qcd, order_qed), _NF, _NULL,
+ * _VARIATION, _DOMAIN (message names the point), _PANIC.
+ */
+int32_t ekore_gamma_qed_batch(uint32_t sector,
+                              uint32_t order_qcd,
+                              uint32_t order_qed,
+                              const struct ekore_n3lo *n3lo,
+                              const double *n_re,
+                              const double *n_im,
+                              size_t count,
+                              uint32_t nf,
+                              double *out_re,
+                              double *out_im);
 
 /**
  * The message of the last error of an `ekore_*` call on the calling thread

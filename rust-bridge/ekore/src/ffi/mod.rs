@@ -21,8 +21,10 @@
 //!
 //! Modules (declared in the order their functions appear in the header):
 //! `beta` (`ekore_beta`), `gamma` (anomalous dimensions at one N), `batch`
-//! (anomalous dimensions at many N), `ome` (matching OMEs), `boundary` (the
-//! panic boundary, the thread-local error buffer and `ekore_last_error`);
+//! (anomalous dimensions at many N), `ome` (matching OMEs), `n3lo` (the N3LO
+//! choice), `qed` (the QED grids at many N, `ekore_gamma_qed_batch`),
+//! `boundary` (the panic boundary, the thread-local error buffer and
+//! `ekore_last_error`);
 //! `check` holds the argument checks and output helpers they share.
 
 // cbindgen emits the functions in the order it parses them: this file first,
@@ -33,10 +35,13 @@ mod gamma;
 mod batch;
 mod ome;
 mod n3lo;
+mod qed;
 mod boundary;
 mod check;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod qed_tests;
 
 pub use batch::{
     ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_batch, ekore_gamma_ns_batch_n3lo,
@@ -47,6 +52,10 @@ pub use boundary::ekore_last_error;
 pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamma_singlet, ekore_gamma_singlet_n3lo};
 pub use n3lo::{ekore_n3lo, ekore_n3lo_check, ekore_n3lo_variation_max};
 pub use ome::{ekore_ome_ns, ekore_ome_singlet};
+pub use qed::{
+    ekore_gamma_qed_batch, ekore_gamma_qed_len, EKORE_MAX_QED_ORDER, EKORE_QED_LEN_MAX, EKORE_QED_NS, EKORE_QED_SINGLET,
+    EKORE_QED_VALENCE,
+};
 
 /// Success.
 pub const EKORE_OK: i32 = 0;
@@ -54,7 +63,8 @@ pub const EKORE_OK: i32 = 0;
 pub const EKORE_ERR_NULL: i32 = -1;
 /// Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs).
 pub const EKORE_ERR_ORDER: i32 = -2;
-/// Unknown non-singlet mode (valid: 10101, 10201, 10200).
+/// Unknown non-singlet mode (valid: 10101, 10201, 10200), or unknown QED
+/// sector of `ekore_gamma_qed_batch` (valid: 0, 1, 2).
 pub const EKORE_ERR_MODE: i32 = -3;
 /// Number of flavours outside 3..6.
 pub const EKORE_ERR_NF: i32 = -4;

@@ -41,7 +41,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn allocs() -> usize {
+pub(super) fn allocs() -> usize {
     ALLOCS.with(|c| c.get())
 }
 
@@ -62,7 +62,7 @@ impl Out {
     }
 }
 
-fn last() -> String {
+pub(super) fn last() -> String {
     unsafe { CStr::from_ptr(ekore_last_error()) }.to_str().unwrap().to_owned()
 }
 
