@@ -1,6 +1,7 @@
 /* ekoc/couplings.h: the strong coupling a_s = alpha_s / (4 pi) with
- * heavy-quark thresholds, as eko's `eko.couplings.Couplings` computes it
- * (docs/physics.md §2; eko module eko.couplings, eko.matchings).
+ * heavy-quark thresholds, and optionally a_em = alpha_em / (4 pi) running with
+ * it, as eko's `eko.couplings.Couplings` computes them (docs/physics.md §2,
+ * §15.2; eko module eko.couplings, eko.matchings).
  *
  * Included by ekoc.h; plain C, usable from C++.
  */
@@ -40,12 +41,18 @@ typedef struct ekoc_couplings_config {
                                   variation, 1 otherwise); the decoupling log is L_h = ln(rho k_h^2) */
   int32_t max_nf;              /* highest nf reachable, 3..6: thresholds whose upper nf exceeds it sit at
                                   +infinity (never crossed) */
+  /* QED (docs/physics.md §15.2; appended, ABI: append only) */
+  int32_t qed_order;           /* 0..2: loops of the QED beta function (eko's order[1]); 0 = pure QCD */
+  double alphaem_ref;          /* alpha_em(mu2_ref) (not divided by 4 pi), in (0, 4 pi); enters when
+                                  qed_order > 0 */
+  int32_t em_running;          /* 1: a_em runs jointly with a_s; 0: a_em stays alphaem_ref / (4 pi) */
 } ekoc_couplings_config;
 
 /* Fills *cfg with the LHA VFNS setup of docs/physics.md §2.4: NNLO, exact,
  * alpha_s = 0.35 at mu2_ref = 2 GeV^2 with nf_ref = 3, masses^2 2, 20.25,
  * 30625, k_h = 1, rho = 1, max_nf = 6. (nf_ref = 3 is eko's LHA VFNS choice:
- * 0.35 is alpha_s^(3)(2).) NULL is ignored. */
+ * 0.35 is alpha_s^(3)(2).) No QED: qed_order = 0, alphaem_ref = 0.007496252
+ * (eko's default), em_running = 0. NULL is ignored. */
 void ekoc_couplings_config_default(ekoc_couplings_config *cfg);
 
 /* sizeof(ekoc_couplings_config), for bindings that mirror the struct. */
@@ -55,7 +62,9 @@ size_t ekoc_couplings_config_sizeof(void);
  * never allocate). Errors (message names the field and value; *out untouched):
  * EKOC_ERR_NULL_POINTER (cfg, out), EKOC_ERR_INVALID_ORDER (order),
  * EKOC_ERR_INVALID_MODE (mode), EKOC_ERR_INVALID_ARGUMENT (alphas_ref not
- * finite and > 0, threshold_shift not finite and > 0), EKOC_ERR_INVALID_SCALE
+ * finite and > 0, threshold_shift not finite and > 0, alphaem_ref not finite
+ * or not in (0, 4 pi), em_running not 0 or 1), EKOC_ERR_INVALID_ORDER
+ * (qed_order outside 0..2), EKOC_ERR_INVALID_SCALE
  * (mu2_ref), EKOC_ERR_INVALID_NF (nf_ref, max_nf, nf_ref > max_nf),
  * EKOC_ERR_INVALID_THRESHOLDS (masses2 not finite/positive/non-decreasing,
  * thresholds_ratio2 negative or NaN, matching scales not non-decreasing),
@@ -76,8 +85,27 @@ void ekoc_couplings_free(ekoc_couplings *c);
  * EKOC_ERR_NULL_POINTER, EKOC_ERR_INVALID_SCALE (mu2 not finite and > 0),
  * EKOC_ERR_INVALID_NF (nf_to outside 3..max_nf, or a threshold on the way
  * sits at 0 or infinity), EKOC_ERR_NUMERICAL (the running hits the Landau
- * pole or gives a non-finite or non-positive a_s). */
+ * pole or gives a non-finite or non-positive a_s). With qed_order > 0 it is
+ * the a_s component of ekoc_couplings_a. */
 int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out);
+
+/* a_s^(nf_to)(mu2) and a_em(mu2) = alpha_em/(4 pi) together, as eko's
+ * Couplings.a(mu2, nf_to) (docs/physics.md §15.2). The walk, nf_to and the
+ * errors are those of ekoc_couplings_a_s, whose a_s this is (bitwise). With
+ * qed_order = 0, a_s is the pure-QCD one and a_em = alphaem_ref / (4 pi).
+ * With qed_order > 0 a segment (not skipped as short) whose ends lie on
+ * different sides of m_tau^2 (m_tau = 1.777 GeV) is split there, n_l = 3
+ * charged leptons above m_tau^2 and 2 at or below it; thresholds match a_s
+ * only (a_em is continuous). Per segment: EXACT with em_running integrates
+ * the coupled RGE (a_s: beta_0..beta_{order-1} and beta_qcd(2,1) a_em;
+ * a_em: beta_qed(0,2) [+ beta_qed(0,3) a_em at qed_order 2] + beta_qed(1,2) a_s)
+ * to ~1e-13 relative; EXACT without it runs a_s with beta_0 -> beta_0 +
+ * a_em beta_qcd(2,1) and keeps a_em; EXPANDED uses eko's closed formulas
+ * (couplings_expanded_alphaem_running / couplings_expanded_fixed_alphaem).
+ * Either out pointer may be NULL (not both). Errors (outputs untouched): as
+ * ekoc_couplings_a_s, EKOC_ERR_NUMERICAL also for a non-finite or
+ * non-positive a_em. */
+int ekoc_couplings_a(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out, double *a_em_out);
 
 /* The natural number of flavours at mu2 (eko's nf_default): 3 plus the number
  * of matching scales mu_h^2 <= mu2 among those reachable (upper nf <= max_nf);

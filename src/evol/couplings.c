@@ -1,7 +1,9 @@
 /* couplings.c: the strong coupling a_s = alpha_s/(4 pi) with heavy-quark
  * thresholds, as eko's Couplings (docs/physics.md §2; eko module eko.couplings,
- * eko.matchings). Written from the formulas; the numbers (matching
- * coefficients, eko's tolerances) are facts carried over from those files. */
+ * eko.matchings), and the walk of its joint running with a_em (§15.2; the
+ * per-segment QED solutions are in couplings_qed.c). Written from the
+ * formulas; the numbers (matching coefficients, eko's tolerances) are facts
+ * carried over from those files. */
 #include "evol/couplings.h"
 
 #include <math.h>
@@ -13,6 +15,7 @@
 struct ekoc_couplings {
   ekoc_couplings_config cfg; /* validated copy */
   double a_ref;              /* alphas_ref / (4 pi) */
+  double a_em_ref;           /* alphaem_ref / (4 pi) */
   double ratio[3];           /* eko's thresholds_ratios: k_h^2 * rho */
   double log_ratio[3];       /* L_h = ln(ratio[h]) */
   double wall[3];            /* matching scales m_h^2 * ratio[h]; +inf above max_nf */
@@ -29,15 +32,21 @@ typedef struct rge_coeffs {
   double b1, b2, b3;
 } rge_coeffs;
 
-static inline double rge_rhs(const rge_coeffs *r, double y) { return 1.0 + (r->b1 + (r->b2 + r->b3 / y) / y) / y; }
+static void rge_rhs(const void *ctx, const double *y, double *dydt) {
+  const rge_coeffs *r = (const rge_coeffs *)ctx;
+  dydt[0] = 1.0 + (r->b1 + (r->b2 + r->b3 / y[0]) / y[0]) / y[0];
+}
 
 /* Dormand-Prince 5(4) (J. R. Dormand, P. J. Prince, J. Comput. Appl. Math. 6
- * (1980) 19), local extrapolation, FSAL, on the autonomous scalar equation
- * for y = 1/a from t = 0 to t = t_end. y is nearly linear in t (exactly so at
- * LO), so few steps are needed.
- * Returns 0 and writes *y_out, or -1 if y reaches 0 (Landau pole), turns
- * non-finite, or the step count runs out. */
-static int rge_integrate(const rge_coeffs *r, double y0, double t_end, double *y_out) {
+ * (1980) 19), local extrapolation, FSAL, on an autonomous system of dim <= 2
+ * equations for y = 1/a from t = 0 to t = t_end. y is nearly linear in t
+ * (exactly so at LO), so few steps are needed. A step is accepted when every
+ * component's error is below rtol times its size (for dim 1 this is the
+ * scalar controller, operation for operation).
+ * Returns 0 and writes y_out, or -1 if a component reaches 0 (Landau pole),
+ * turns non-finite, or the step count runs out. */
+int ekoc_rge_integrate(int dim, ekoc_rge_rhs rhs, const void *ctx, const double *y0, double t_end,
+                       double *y_out) {
   static const double c21 = 1.0 / 5.0;
   static const double c31 = 3.0 / 40.0, c32 = 9.0 / 40.0;
   static const double c41 = 44.0 / 45.0, c42 = -56.0 / 15.0, c43 = 32.0 / 9.0;
@@ -53,29 +62,46 @@ static int rge_integrate(const rge_coeffs *r, double y0, double t_end, double *y
   const double rtol = 1e-14; /* per step; global error <~ 3e-14 relative vs 30-digit mpmath, ~150 steps
                                for 1 <- 8315 GeV^2 at NNLO (tests/test_couplings.c) */
   const int max_steps = 20000;
+  enum { DIM_MAX = 2 };
+  if (dim < 1 || dim > DIM_MAX) return -1;
 
-  double t = 0.0, y = y0;
+  double t = 0.0, y[DIM_MAX], y_new[DIM_MAX], w[DIM_MAX];
+  double k1[DIM_MAX], k2[DIM_MAX], k3[DIM_MAX], k4[DIM_MAX], k5[DIM_MAX], k6[DIM_MAX], k7[DIM_MAX];
+  int i;
+  for (i = 0; i < dim; ++i) y[i] = y0[i];
   double h = t_end; /* try it in one step; the controller shrinks it */
-  double k1 = rge_rhs(r, y);
+  rhs(ctx, y, k1);
   for (int step = 0; step < max_steps; ++step) {
     double rest = t_end - t;
     if (rest == 0.0) break;
     if (fabs(h) >= fabs(rest)) h = rest;
-    double k2 = rge_rhs(r, y + h * (c21 * k1));
-    double k3 = rge_rhs(r, y + h * (c31 * k1 + c32 * k2));
-    double k4 = rge_rhs(r, y + h * (c41 * k1 + c42 * k2 + c43 * k3));
-    double k5 = rge_rhs(r, y + h * (c51 * k1 + c52 * k2 + c53 * k3 + c54 * k4));
-    double k6 = rge_rhs(r, y + h * (c61 * k1 + c62 * k2 + c63 * k3 + c64 * k4 + c65 * k5));
-    double y_new = y + h * (b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6);
-    double k7 = rge_rhs(r, y_new);
-    double err = fabs(h * (e1 * k1 + e3 * k3 + e4 * k4 + e5 * k5 + e6 * k6 + e7 * k7));
-    double scale = rtol * fmax(fabs(y), fabs(y_new));
-    int bad = !(isfinite(y_new) && y_new > 0.0 && isfinite(k7) && isfinite(err));
-    double ratio = bad ? 1e300 : err / scale;
+    for (i = 0; i < dim; ++i) w[i] = y[i] + h * (c21 * k1[i]);
+    rhs(ctx, w, k2);
+    for (i = 0; i < dim; ++i) w[i] = y[i] + h * (c31 * k1[i] + c32 * k2[i]);
+    rhs(ctx, w, k3);
+    for (i = 0; i < dim; ++i) w[i] = y[i] + h * (c41 * k1[i] + c42 * k2[i] + c43 * k3[i]);
+    rhs(ctx, w, k4);
+    for (i = 0; i < dim; ++i) w[i] = y[i] + h * (c51 * k1[i] + c52 * k2[i] + c53 * k3[i] + c54 * k4[i]);
+    rhs(ctx, w, k5);
+    for (i = 0; i < dim; ++i)
+      w[i] = y[i] + h * (c61 * k1[i] + c62 * k2[i] + c63 * k3[i] + c64 * k4[i] + c65 * k5[i]);
+    rhs(ctx, w, k6);
+    for (i = 0; i < dim; ++i) y_new[i] = y[i] + h * (b1 * k1[i] + b3 * k3[i] + b4 * k4[i] + b5 * k5[i] + b6 * k6[i]);
+    rhs(ctx, y_new, k7);
+    double ratio = 0.0;
+    for (i = 0; i < dim; ++i) {
+      double err = fabs(h * (e1 * k1[i] + e3 * k3[i] + e4 * k4[i] + e5 * k5[i] + e6 * k6[i] + e7 * k7[i]));
+      double scale = rtol * fmax(fabs(y[i]), fabs(y_new[i]));
+      int bad = !(isfinite(y_new[i]) && y_new[i] > 0.0 && isfinite(k7[i]) && isfinite(err));
+      double r = bad ? 1e300 : err / scale;
+      if (!(r <= ratio)) ratio = r;
+    }
     if (ratio <= 1.0) { /* accept */
       t = (h == rest) ? t_end : t + h;
-      y = y_new;
-      k1 = k7;
+      for (i = 0; i < dim; ++i) {
+        y[i] = y_new[i];
+        k1[i] = k7[i];
+      }
     }
     /* standard controller: safety 0.9, growth in [0.2, 5] */
     double fac = (ratio == 0.0) ? 5.0 : 0.9 * pow(ratio, -0.2);
@@ -83,8 +109,11 @@ static int rge_integrate(const rge_coeffs *r, double y0, double t_end, double *y
     h *= fac;
     if (fabs(h) < 1e-14 * fabs(t_end)) return -1;
   }
-  if (t != t_end || !(y > 0.0) || !isfinite(y)) return -1;
-  *y_out = y;
+  if (t != t_end) return -1;
+  for (i = 0; i < dim; ++i) {
+    if (!(y[i] > 0.0) || !isfinite(y[i])) return -1;
+    y_out[i] = y[i];
+  }
   return 0;
 }
 
@@ -110,29 +139,9 @@ static double expanded_n3lo_term(double a0, double beta0, double b1, double b2, 
   return (a_lo2 * a_lo2) / (2.0 * (beta0 * beta0 * beta0)) * bracket;
 }
 
-int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, double mu2_from,
-                       double mu2_to, double *a_out) {
-  if (!a_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_run: a_out is NULL");
-  if (order < 1 || order > EKOC_MAX_ORDER)
-    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_run: order = %d, want 1..%d", (int)order,
-                      EKOC_MAX_ORDER);
-  if (mode != EKOC_COUPLING_EXACT && mode != EKOC_COUPLING_EXPANDED)
-    return ekoc_error(EKOC_ERR_INVALID_MODE, "ekoc_couplings_run: mode = %d, want EKOC_COUPLING_EXACT (0) or "
-                      "EKOC_COUPLING_EXPANDED (1)", (int)mode);
-  if (nf < 3 || nf > 6)
-    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_run: nf = %d, want 3..6", (int)nf);
-  if (!(isfinite(a0) && a0 > 0.0))
-    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_run: a0 = %g, want finite and > 0", a0);
-  if (!(isfinite(mu2_from) && mu2_from > 0.0))
-    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_run: mu2_from = %g, want finite and > 0", mu2_from);
-  if (!(isfinite(mu2_to) && mu2_to > 0.0))
-    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_run: mu2_to = %g, want finite and > 0", mu2_to);
-
-  double beta[4];
-  ekoc_beta_coefficients(nf, beta);
+double ekoc_couplings_solve(int32_t order, int32_t mode, const double beta[4], double a0, double lmu) {
   const double beta0 = beta[0];
   const double b1 = beta[1] / beta0, b2 = beta[2] / beta0, b3 = beta[3] / beta0;
-  const double lmu = log(mu2_to / mu2_from);
   /* eko's exact_lo; also the first piece of the expanded solutions */
   const double den = 1.0 + beta0 * a0 * lmu;
   double a = NAN;
@@ -158,9 +167,33 @@ int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, doubl
     r.b1 = b1;
     r.b2 = (order >= 3) ? b2 : 0.0;
     r.b3 = (order >= 4) ? b3 : 0.0;
-    double y;
-    if (rge_integrate(&r, 1.0 / a0, beta0 * lmu, &y) == 0) a = 1.0 / y;
+    double y0 = 1.0 / a0, y;
+    if (ekoc_rge_integrate(1, rge_rhs, &r, &y0, beta0 * lmu, &y) == 0) a = 1.0 / y;
   }
+  return a;
+}
+
+int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, double mu2_from,
+                       double mu2_to, double *a_out) {
+  if (!a_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_run: a_out is NULL");
+  if (order < 1 || order > EKOC_MAX_ORDER)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_run: order = %d, want 1..%d", (int)order,
+                      EKOC_MAX_ORDER);
+  if (mode != EKOC_COUPLING_EXACT && mode != EKOC_COUPLING_EXPANDED)
+    return ekoc_error(EKOC_ERR_INVALID_MODE, "ekoc_couplings_run: mode = %d, want EKOC_COUPLING_EXACT (0) or "
+                      "EKOC_COUPLING_EXPANDED (1)", (int)mode);
+  if (nf < 3 || nf > 6)
+    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_run: nf = %d, want 3..6", (int)nf);
+  if (!(isfinite(a0) && a0 > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_run: a0 = %g, want finite and > 0", a0);
+  if (!(isfinite(mu2_from) && mu2_from > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_run: mu2_from = %g, want finite and > 0", mu2_from);
+  if (!(isfinite(mu2_to) && mu2_to > 0.0))
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_run: mu2_to = %g, want finite and > 0", mu2_to);
+
+  double beta[4];
+  ekoc_beta_coefficients(nf, beta);
+  const double a = ekoc_couplings_solve(order, mode, beta, a0, log(mu2_to / mu2_from));
   if (!(isfinite(a) && a > 0.0))
     return ekoc_error(EKOC_ERR_NUMERICAL,
                       "ekoc_couplings_run: a_s^(nf=%d) from a0 = %g at mu2 = %g to mu2 = %g crosses the "
@@ -215,6 +248,9 @@ void ekoc_couplings_config_default(ekoc_couplings_config *cfg) {
   for (int h = 0; h < 3; ++h) cfg->thresholds_ratio2[h] = 1.0;
   cfg->threshold_shift = 1.0;
   cfg->max_nf = 6;
+  cfg->qed_order = 0;
+  cfg->alphaem_ref = 0.007496252; /* eko's default alpha_em */
+  cfg->em_running = 0;
 }
 
 size_t ekoc_couplings_config_sizeof(void) { return sizeof(ekoc_couplings_config); }
@@ -243,6 +279,15 @@ int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
   if (!(isfinite(cfg->threshold_shift) && cfg->threshold_shift > 0.0))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_new: threshold_shift = %g, want finite and > 0",
                       cfg->threshold_shift);
+  if (cfg->qed_order < 0 || cfg->qed_order > 2)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "ekoc_couplings_new: qed_order = %d, want 0 (no QED) .. 2",
+                      (int)cfg->qed_order);
+  if (!(isfinite(cfg->alphaem_ref) && cfg->alphaem_ref > 0.0 && cfg->alphaem_ref < 4.0 * EKOC_PI))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_new: alphaem_ref = %g, want finite in (0, 4 pi)",
+                      cfg->alphaem_ref);
+  if (cfg->em_running != 0 && cfg->em_running != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_new: em_running = %d, want 0 or 1",
+                      (int)cfg->em_running);
   for (int h = 0; h < 3; ++h) {
     double m2 = cfg->masses2[h], k2 = cfg->thresholds_ratio2[h];
     if (!(isfinite(m2) && m2 > 0.0))
@@ -261,6 +306,7 @@ int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
   ekoc_couplings tmp;
   tmp.cfg = *cfg;
   tmp.a_ref = cfg->alphas_ref / 4.0 / EKOC_PI; /* same rounding as eko */
+  tmp.a_em_ref = cfg->alphaem_ref / 4.0 / EKOC_PI;
   for (int h = 0; h < 3; ++h) {
     /* eko: thresholds_ratios = k^2 * xif^2, matching scales = m^2 * thresholds_ratios */
     tmp.ratio[h] = cfg->thresholds_ratio2[h] * cfg->threshold_shift;
@@ -321,39 +367,83 @@ static int run_segment(const ekoc_couplings *c, int32_t nf, double a, double fro
   return ekoc_couplings_run(c->cfg.order, c->cfg.mode, nf, a, from, to, a_out);
 }
 
-int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out) {
-  if (!c) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a_s: c is NULL");
-  if (!a_s_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a_s: a_s_out is NULL");
+/* One segment of the joint running (qed_order > 0), eko's Couplings.a: not
+ * run when short; split at m_tau^2 when its ends have different lepton
+ * numbers, each part with the n_l of its own side. */
+static int run_segment_qed(const ekoc_couplings *c, int32_t nf, double a[2], double from, double to) {
+  if (segment_is_short(from, to)) return EKOC_OK;
+  const ekoc_qed_running q = {c->cfg.order, c->cfg.qed_order, c->cfg.mode, c->cfg.em_running};
+  const int32_t nl_from = ekoc_lepton_number(from), nl_to = ekoc_lepton_number(to);
+  if (nl_from != nl_to) {
+    const double mtau2 = EKOC_MTAU * EKOC_MTAU;
+    int rc = ekoc_couplings_run_qed(&q, nf, nl_from, a, from, mtau2, a);
+    if (rc != EKOC_OK) return rc;
+    return ekoc_couplings_run_qed(&q, nf, nl_to, a, mtau2, to, a);
+  }
+  return ekoc_couplings_run_qed(&q, nf, nl_from, a, from, to, a);
+}
+
+/* eko's Couplings.a: (a_s, a_em) at (mu2, nf_to); `fn` names the caller in
+ * messages. With qed_order 0 a_em is the reference value and a_s the pure-QCD
+ * walk. */
+static int couplings_walk(const ekoc_couplings *c, double mu2, int32_t nf_to, double out[2], const char *fn) {
   if (!(isfinite(mu2) && mu2 > 0.0))
-    return ekoc_error(EKOC_ERR_INVALID_SCALE, "ekoc_couplings_a_s: mu2 = %g, want finite and > 0", mu2);
+    return ekoc_error(EKOC_ERR_INVALID_SCALE, "%s: mu2 = %g, want finite and > 0", fn, mu2);
   if (nf_to < 0) nf_to = natural_nf(c, mu2);
   if (nf_to < 3 || nf_to > c->cfg.max_nf)
-    return ekoc_error(EKOC_ERR_INVALID_NF, "ekoc_couplings_a_s: nf_to = %d, want 3..max_nf (%d) or < 0 (natural)",
+    return ekoc_error(EKOC_ERR_INVALID_NF, "%s: nf_to = %d, want 3..max_nf (%d) or < 0 (natural)", fn,
                       (int)nf_to, (int)c->cfg.max_nf);
 
+  const int qed = c->cfg.qed_order > 0;
   /* eko's Atlas.path: cross the walls between nf_ref and nf_to in order */
-  double a = c->a_ref, scale = c->cfg.mu2_ref;
+  double a[2] = {c->a_ref, c->a_em_ref}, scale = c->cfg.mu2_ref;
   int32_t nf = c->cfg.nf_ref;
+  int rc;
   while (nf != nf_to) {
     const int up = nf_to > nf;
     const int h = up ? nf - 3 : nf - 4; /* the heavy quark whose threshold is crossed */
     const double wall = c->wall[h];
     if (!(wall > 0.0 && isfinite(wall)))
       return ekoc_error(EKOC_ERR_INVALID_NF,
-                        "ekoc_couplings_a_s: nf_to = %d is unreachable from nf_ref = %d: the %s matching scale "
-                        "is %g",
+                        "%s: nf_to = %d is unreachable from nf_ref = %d: the %s matching scale is %g", fn,
                         (int)nf_to, (int)c->cfg.nf_ref, quark_name[h], wall);
-    int rc = run_segment(c, nf, a, scale, wall, &a);
+    rc = qed ? run_segment_qed(c, nf, a, scale, wall) : run_segment(c, nf, a[0], scale, wall, &a[0]);
     if (rc != EKOC_OK) return rc;
-    a *= ekoc_couplings_matching_factor(c->cfg.order, up, up ? nf : nf - 1, a, c->log_ratio[h]);
+    /* the decoupling acts on a_s only; a_em is continuous */
+    a[0] *= ekoc_couplings_matching_factor(c->cfg.order, up, up ? nf : nf - 1, a[0], c->log_ratio[h]);
     scale = wall;
     nf += up ? 1 : -1;
   }
-  int rc = run_segment(c, nf, a, scale, mu2, &a);
+  rc = qed ? run_segment_qed(c, nf, a, scale, mu2) : run_segment(c, nf, a[0], scale, mu2, &a[0]);
   if (rc != EKOC_OK) return rc;
-  if (!(isfinite(a) && a > 0.0))
-    return ekoc_error(EKOC_ERR_NUMERICAL, "ekoc_couplings_a_s: a_s^(nf=%d)(mu2 = %g) = %g is not finite and > 0",
-                      (int)nf_to, mu2, a);
-  *a_s_out = a;
+  if (!(isfinite(a[0]) && a[0] > 0.0))
+    return ekoc_error(EKOC_ERR_NUMERICAL, "%s: a_s^(nf=%d)(mu2 = %g) = %g is not finite and > 0", fn, (int)nf_to,
+                      mu2, a[0]);
+  if (!(isfinite(a[1]) && a[1] > 0.0))
+    return ekoc_error(EKOC_ERR_NUMERICAL, "%s: a_em^(nf=%d)(mu2 = %g) = %g is not finite and > 0", fn, (int)nf_to,
+                      mu2, a[1]);
+  out[0] = a[0];
+  out[1] = a[1];
+  return EKOC_OK;
+}
+
+int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out) {
+  if (!c) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a_s: c is NULL");
+  if (!a_s_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a_s: a_s_out is NULL");
+  double a[2];
+  int rc = couplings_walk(c, mu2, nf_to, a, "ekoc_couplings_a_s");
+  if (rc == EKOC_OK) *a_s_out = a[0];
+  return rc;
+}
+
+int ekoc_couplings_a(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out, double *a_em_out) {
+  if (!c) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a: c is NULL");
+  if (!a_s_out && !a_em_out)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_couplings_a: a_s_out and a_em_out are both NULL");
+  double a[2];
+  int rc = couplings_walk(c, mu2, nf_to, a, "ekoc_couplings_a");
+  if (rc != EKOC_OK) return rc;
+  if (a_s_out) *a_s_out = a[0];
+  if (a_em_out) *a_em_out = a[1];
   return EKOC_OK;
 }

@@ -19,6 +19,49 @@
 int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, double mu2_from,
                        double mu2_to, double *a_out);
 
+/* The fixed-nf solution behind ekoc_couplings_run for given coefficients
+ * beta[0..3] of da/dlnmu^2 = -a^2 sum_k beta[k] a^k (truncated at `order`
+ * terms; b_k = beta[k]/beta[0]; beta[0] may be shifted, as eko's fixed-a_em
+ * QED running does, or be a QED one), lmu = ln(mu2_to/mu2_from). NAN past the
+ * Landau pole; no checks, no error state. */
+double ekoc_couplings_solve(int32_t order, int32_t mode, const double beta[4], double a0, double lmu);
+
+/* dydt = f(y) of an autonomous system for ekoc_rge_integrate. */
+typedef void (*ekoc_rge_rhs)(const void *ctx, const double *y, double *dydt);
+
+/* Integrates dy/dt = rhs(y), dim 1 or 2 components, from y(0) = y0 to
+ * t_end (either sign) with an adaptive Dormand-Prince 5(4), per-step relative
+ * error 1e-14 in every component (meant for y = 1/a, nearly linear in t).
+ * Returns 0 and writes y_out[0..dim), or -1 when a component leaves (0, inf)
+ * or the steps run out (y_out untouched). */
+int ekoc_rge_integrate(int dim, ekoc_rge_rhs rhs, const void *ctx, const double *y0, double t_end,
+                       double *y_out);
+
+/* eko's constants.MTAU (GeV): the tau lepton mass where n_l changes 2 -> 3. */
+#define EKOC_MTAU 1.777
+
+/* eko's lepton_number: 3 charged leptons above m_tau^2, 2 at or below. */
+static inline int32_t ekoc_lepton_number(double mu2) { return mu2 > EKOC_MTAU * EKOC_MTAU ? 3 : 2; }
+
+/* How one fixed-nf, fixed-n_l segment of the joint (a_s, a_em) running is
+ * solved (docs/physics.md §15.2). */
+typedef struct ekoc_qed_running {
+  int32_t order;      /* QCD, 1..4 */
+  int32_t qed_order;  /* 0..2 */
+  int32_t mode;       /* EKOC_COUPLING_EXACT or EKOC_COUPLING_EXPANDED */
+  int32_t em_running; /* 0/1 */
+} ekoc_qed_running;
+
+/* (a_s, a_em) at mu2_to from (a[0], a[1]) at mu2_from with nf flavours and nl
+ * charged leptons, as eko's Couplings.compute (exact: compute_exact_alphaem_running
+ * or compute_exact_fixed_alphaem, with ekoc's tight integrator; expanded:
+ * couplings_expanded_alphaem_running or couplings_expanded_fixed_alphaem).
+ * No eko short-segment skip (the caller's). Inputs are trusted (the object
+ * validated them). Returns EKOC_OK and writes out[0..1], or EKOC_ERR_NUMERICAL
+ * (error state set) when either coupling comes out non-finite or <= 0. */
+int ekoc_couplings_run_qed(const ekoc_qed_running *q, int32_t nf, int32_t nl, const double a[2], double mu2_from,
+                           double mu2_to, double out[2]);
+
 /* The factor multiplying a_s at a threshold crossing (eko's Couplings.a):
  * upward (up != 0, a = a_s^(nf)) 1 + sum_{n=1}^{order-1} a^n sum_{l<=n} c_{n,l} L^l
  * with c_{1,1} = 2/3, c_{2,0} = 14/3, c_{2,1} = 38/3, c_{2,2} = 4/9 ([PEG] eq.
