@@ -330,8 +330,18 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "kind=2", NULL);
   c = good_cfg(); c.kind = -1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "kind=-1", NULL);
-  c = good_cfg(); c.family = 2;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "family=2", NULL);
+  c = good_cfg(); c.family = 4;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_MODE, "family=4", NULL);
+  /* the QED families: their own fields (docs/physics.md §15.3) */
+  c = good_cfg(); c.family = EKOC_FAMILY_QED_NS;
+  NSPACE_FAILS(c, 2.5, 1.0, 16, EKOC_ERR_INVALID_ORDER, "qed_order=0", NULL);
+  c = good_cfg(); c.family = EKOC_FAMILY_QED_SINGLET; c.qed_order = 1; c.lepton_number = 3;
+  NSPACE_FAILS(c, 2.5, 1.0, 16, EKOC_ERR_NULL_POINTER, "qed_couplings", NULL);
+  c = good_cfg(); c.family = EKOC_FAMILY_QED_SINGLET; c.qed_order = 1; c.lepton_number = 3; c.kind = 1;
+  NSPACE_FAILS(c, 2.5, 1.0, 16, EKOC_ERR_INVALID_MODE, "QED", "evolution");
+  c = good_cfg(); c.family = EKOC_FAMILY_QED_NS; c.qed_order = 2; c.lepton_number = 3;
+  c.method = EKOC_METHOD_TRUNCATED;
+  NSPACE_FAILS(c, 2.5, 1.0, 16, EKOC_ERR_UNSUPPORTED, "method=", "iterate-exact");
   c = good_cfg(); c.nf = 2;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_NF, "nf=2", NULL);
   c = good_cfg(); c.nf = 7;
@@ -893,8 +903,13 @@ static void test_compute_theory(void **state) {
   COMPUTE_FAILS(th.use_fhmruvv = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=2", NULL);
   COMPUTE_FAILS(th.order = 5, EKOC_ERR_INVALID_ORDER, "theory.order=5", NULL);
   /* the physics axes: described by the API, refused until computed */
-  COMPUTE_FAILS(th.qed_order = 1, EKOC_ERR_UNSUPPORTED, "theory.qed_order=1", "QED");
-  COMPUTE_FAILS(th.qed_order = 2, EKOC_ERR_UNSUPPORTED, "theory.qed_order=2", "QED");
+  /* QED: eko's iterate-exact only, no exponentiated variation with a fixed a_em, no GPU kernels */
+  COMPUTE_FAILS((th.qed_order = 1, rq.method = EKOC_METHOD_TRUNCATED), EKOC_ERR_UNSUPPORTED, "request.method=",
+                "iterate-exact");
+  COMPUTE_FAILS((th.qed_order = 2, th.xif = 2.0, rq.sv_mode = EKOC_SV_EXPONENTIATED, th.em_running = 0),
+                EKOC_ERR_UNSUPPORTED, "request.sv_mode=exponentiated", "em_running");
+  COMPUTE_FAILS((th.qed_order = 2, rq.backend = EKOC_BACKEND_GPU), EKOC_ERR_UNSUPPORTED, "request.backend=gpu",
+                "QED");
   COMPUTE_FAILS(th.qed_order = 3, EKOC_ERR_INVALID_ORDER, "theory.qed_order=3", NULL);
   COMPUTE_FAILS(th.qed_order = -1, EKOC_ERR_INVALID_ORDER, "theory.qed_order=-1", NULL);
   COMPUTE_FAILS(th.polarized = 1, EKOC_ERR_UNSUPPORTED, "theory.polarized=1", NULL);

@@ -22,7 +22,7 @@ from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeErr
                       EkocUnsupportedFieldError, EkocValueError, EkocWarning)
 from ._ekofile import solve_to_eko
 from ._lib import library_path
-from ._nspace import evolution_kernel, gamma_ns, gamma_singlet, matching_kernel
+from ._nspace import evolution_kernel, evolution_kernel_qed, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
 from ._solve import PIDS, Cancel, Job, NSpaceCache, Solution, TargetOperator, profile, progress_bar, solve, submit
 from ._stream import solve_stream
@@ -34,7 +34,7 @@ __all__ = [
     "EkocMissingFieldError", "EkocNoDevice", "EkocNotImplementedError", "EkocNumericalError",
     "EkocUnsupportedFieldError", "EkocValueError", "EkocWarning", "IntegrationWarning", "Job", "JobResult",
     "NSpaceCache", "ProfileTable",
-    "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "gamma_ns", "gamma_singlet",
+    "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "evolution_kernel_qed", "gamma_ns", "gamma_singlet",
     "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
     "solve_many", "solve_stream", "solve_to_eko", "submit",
     "supported",

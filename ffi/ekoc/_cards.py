@@ -152,10 +152,8 @@ def _theory(th: Mapping) -> dict:
             _unsupported(f"theory_card.{key}", th[key], "intrinsic heavy-quark PDFs")
     F.unknown(th, THEORY_FIELDS | {"intrinsic_flavors", "IC"}, "theory_card")
     qcd, qed = _order_pair(F.need(th, "order", "theory_card"), "theory_card.order")
-    if qed > 0:
-        _unsupported("theory_card.order[1]", qed, "QED evolution (order[1] > 0)")
-    if qed < 0:
-        _fail("theory_card.order[1]", qed, "the QED order must be >= 0")
+    if qed < 0 or qed > 2:
+        _fail("theory_card.order[1]", qed, "the QED order must be 0, 1 or 2")
     if qcd < 1 or qcd > 4:
         _fail("theory_card.order[0]", qcd, "outside 1..4 (LO..N3LO)")
     mo = th.get("matching_order")
@@ -177,8 +175,8 @@ def _theory(th: Mapping) -> dict:
     ref = F.sequence(F.need(couplings, "ref", "theory_card.couplings"), "theory_card.couplings.ref", 2)
     _, mu2_ref = F.scale(ref[0], "theory_card.couplings.ref[0]")
     nf_ref = F.integer(ref[1], "theory_card.couplings.ref[1]")
-    # alphaem and em_running only act with order[1] > 0 (refused above); they
-    # still go to the C theory, which checks them
+    # alphaem and em_running act with order[1] > 0 only; they still go to the
+    # C theory, which checks them
     alphaem = couplings.get("alphaem")
     if alphaem is not None:
         alphaem = F.number(alphaem, "theory_card.couplings.alphaem")
@@ -343,10 +341,25 @@ def translate(theory_card, operator_card, n_threads: int | None = None) -> Setup
     if fields["order"] == 4:
         _warn_beyond_eko_variations(fields["n3lo_ad_variation"], fields["use_fhmruvv"])
     op_fields, shorthand = _operator(op, fields["xif"], n_threads)
+    if fields["qed_order"] > 0:
+        _check_qed(fields, op_fields)
     fields.update(op_fields)
     if shorthand:
         op = {**op, "xgrid": fields["xgrid"].tolist()}
     return Setup(**fields, theory_card=th, operator_card=op)
+
+
+def _check_qed(theory: dict, operator: dict) -> None:
+    """What eko 0.15.7 computes with QED (order[1] > 0): iterate-exact only
+    (its QED singlet and valence kernels raise for every other method), and
+    the exponentiated scale variation only with a running alpha_em (eko fails
+    with a fixed one); the C library refuses the same (docs/physics.md §15)."""
+    if operator["method_name"] != "iterate-exact":
+        _unsupported("operator_card.configs.evolution_method", operator["method_name"],
+                     "QED evolution (order[1] > 0) with a method other than iterate-exact (eko has none)")
+    if operator["sv_mode"] == SV_EXPONENTIATED and not theory["em_running"]:
+        _unsupported("theory_card.couplings.em_running", theory["em_running"],
+                     "the exponentiated scale variation with QED and a fixed alpha_em (eko fails there)")
 
 
 _VARIATION_NAMES = ("gg", "gq", "qg", "qq", "ns+", "ns-", "nsV")
@@ -419,7 +432,8 @@ def supported(theory_card, operator_card) -> tuple[bool, str]:
         return False, f"libekoc cannot be loaded ({exc})"
     names = {1: "LO", 2: "NLO", 3: "NNLO", 4: "aN3LO"}
     sv = {SV_NONE: "", SV_EXPONENTIATED: f", xif={s.xif!r} exponentiated", SV_EXPANDED: f", xif={s.xif!r} expanded"}
-    return True, (f"{names[s.order]} {s.method_name}{sv[s.sv_mode]}, nx={len(s.xgrid)}, "
+    qed = {0: "", 1: " x QED a_em", 2: " x QED a_em^2"}[s.qed_order]
+    return True, (f"{names[s.order]}{qed} {s.method_name}{sv[s.sv_mode]}, nx={len(s.xgrid)}, "
                   f"{len(s.targets)} target(s)")
 
 

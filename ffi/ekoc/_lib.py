@@ -63,6 +63,12 @@ typedef struct ekoc_nspace_config {
   double beta[4];
   int32_t n3lo_ad_variation[7];
   int32_t use_fhmruvv;
+  int32_t qed_order;
+  int32_t em_running;
+  int32_t lepton_number;
+  int32_t qed_reserved;
+  double qed_log_step;
+  const double *qed_couplings;
 } ekoc_nspace_config;
 int ekoc_beta(int32_t nf, double *beta_out4);
 int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,

@@ -120,9 +120,9 @@ def _evaluate(cfg, N, shape_tail, where):
         check(lib.ekoc_nspace_evaluate_batch(cfg, dptr(re), dptr(im), re.size, dptr(out_re), dptr(out_im),
                                              out_re.size), where)
     else:  # a library older than include/ekoc/bindings.h: one call per point
-        one_re, one_im = ffi.new("double[9]"), ffi.new("double[9]")
+        one_re, one_im = ffi.new("double[16]"), ffi.new("double[16]")
         for p in range(re.size):
-            check(lib.ekoc_nspace_evaluate(cfg, float(re[p]), float(im[p]), one_re, one_im, 9), where)
+            check(lib.ekoc_nspace_evaluate(cfg, float(re[p]), float(im[p]), one_re, one_im, 16), where)
             out_re[p * size:(p + 1) * size] = ffi.unpack(one_re, size)
             out_im[p * size:(p + 1) * size] = ffi.unpack(one_im, size)
     res = (out_re + 1j * out_im).reshape(n.shape + shape_tail)
@@ -215,3 +215,42 @@ def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: flo
     cfg = config("matching", family, order=order, nf=nf, a1=a_s, L=L, matching_method=method, sv_mode=sv_mode,
                  xif=xif, where="matching_kernel")
     return _evaluate(cfg, N, (2,) if cfg.family == 0 else (3, 3), "matching_kernel")
+
+
+def evolution_kernel_qed(N, *, family: str = "ns", order, nf: int, as_ends, as_half, aem_half, mu2_from: float,
+                         mu2_to: float, em_running: bool = True, sv_mode: str | None = None, xif: float = 1.0,
+                         is_threshold: bool = False, n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0),
+                         use_fhmruvv: bool = True):
+    """The N-space QCD x QED evolution kernel of one segment at fixed nf, as
+    eko's non_singlet_qed / valence_qed / singlet_qed with iterate-exact
+    (docs/physics.md §15.3): order = (qcd, qed), qed 1 or 2; the segment is cut
+    into len(aem_half) steps geometric in mu2 from mu2_from to mu2_to, with
+    a_s at the step ends (as_ends, one more) and a_s, a_em at the steps'
+    midpoints (as_half, aem_half), as eko's Operator.compute_aem_list gives
+    them. The exponentiated scale variation needs em_running.
+
+    family "ns": N.shape + (8,): ns+u, ns+d, ns-u, ns-d, then the valence 2x2
+    on (V, V_Delta) row-major; family "singlet": N.shape + (4, 4) on
+    (g, photon, Sigma, Sigma_Delta).
+    """
+    qcd, qed = (int(order[0]), int(order[1]))
+    ends, half, aem = (np.asarray(v, dtype=float).ravel() for v in (as_ends, as_half, aem_half))
+    steps = aem.size
+    if half.size != steps or ends.size != steps + 1 or steps < 1:
+        _errors.fail(_errors.ERR_INVALID_ARGUMENT,
+                     f"as_ends ({ends.size}), as_half ({half.size}), aem_half ({aem.size}): need n + 1, n, n "
+                     "numbers, n >= 1", "evolution_kernel_qed")
+    if family not in FAMILIES:
+        _errors.fail(_errors.ERR_INVALID_MODE, f"family={family!r} is neither 'ns' nor 'singlet'",
+                     "evolution_kernel_qed")
+    cfg = config("evolution", family, order=qcd, nf=nf, a0=float(ends[0]), a1=float(ends[-1]),
+                 ev_op_iterations=steps, sv_mode=sv_mode, xif=xif, is_threshold=is_threshold,
+                 n3lo_ad_variation=n3lo_ad_variation, use_fhmruvv=use_fhmruvv, where="evolution_kernel_qed")
+    couplings = ffi.new("double[]", np.concatenate([ends, half, aem]).tolist())
+    cfg.family = 2 + FAMILIES[family]  # EKOC_FAMILY_QED_NS / _QED_SINGLET
+    cfg.qed_order = qed
+    cfg.em_running = 1 if em_running else 0
+    cfg.lepton_number = 3 if mu2_to > 1.777**2 else 2  # eko's lepton_number(mu2_to)
+    cfg.qed_log_step = float(np.log(mu2_from / mu2_to) / steps)
+    cfg.qed_couplings = couplings
+    return _evaluate(cfg, N, (8,) if family in ("ns", "non-singlet") else (4, 4), "evolution_kernel_qed")

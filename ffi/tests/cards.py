@@ -88,6 +88,16 @@ def _operator(init, mugrid, *, method="iterate-exact", scvar=None, inversion=Non
     )
 
 
+def _qed(order, qed, *, em_running=True, xif=1.0):
+    """QCD x QED as NNPDF4.0QED: alpha_em(91.2) = 0.0077553 (running when the
+    reference scale is the QCD one, eko's em_running)."""
+    th = _theory(order, xif=xif) if order < 4 else _n3lo(xif=xif)
+    th["order"] = [order, qed]
+    th["couplings"]["alphaem"] = 0.0077553
+    th["couplings"]["em_running"] = em_running
+    return th
+
+
 # name -> (theory dict, operator dict, what it covers)
 CARDS = {
     "lo_ffns": (_theory(1, ffns=True), _operator((SQRT2, 4), [(100.0, 4)]), "LO, FFNS nf=4, iterate-exact"),
@@ -120,6 +130,20 @@ CARDS = {
                               "aN3LO (eko's own approximation, varied), VFNS, xif=sqrt2 exponentiated"),
     "n3lo_ffns_perturbative": (_n3lo_ffns(), _operator((SQRT2, 4), [(100.0, 4)], method="perturbative-exact"),
                                "aN3LO (FHMRUVV), FFNS nf=4, perturbative-exact"),
+    "qed_nnlo_running": (_qed(3, 2), _operator((1.65, 4), [(10.0, 5), (100.0, 5)]),
+                         "NNLO x QED a_em^2, alpha_em running, VFNS across m_tau and the b threshold"),
+    "qed_nlo_fixed": (_qed(2, 1, em_running=False), _operator((1.65, 4), [(10.0, 5)]),
+                      "NLO x QED a_em, alpha_em fixed, VFNS"),
+    "qed_lo_ffns": (_qed(1, 2), _operator((1.65, 4), [(100.0, 4)]),
+                    "LO x QED a_em^2, alpha_em running, nf=4 forced above the b threshold"),
+    "qed_nlo_backward": (_qed(2, 2), _operator((10.0, 5), [(2.0, 4)], inversion="exact"),
+                         "NLO x QED a_em^2, downward across the b threshold, exact backward matching"),
+    "qed_n3lo_running": (_qed(4, 2), _operator((1.65, 4), [(10.0, 5)]),
+                         "aN3LO x QED a_em^2 (NNPDF4.0 aN3LO QED), alpha_em running, VFNS"),
+    "qed_nnlo_sv_expanded": (_qed(3, 2, xif=1.0 / SQRT2), _operator((1.65, 4), [(10.0, 5)], scvar="expanded"),
+                             "NNLO x QED a_em^2, running, xif=1/sqrt2 expanded"),
+    "qed_nlo_sv_exponentiated": (_qed(2, 2, xif=SQRT2), _operator((1.65, 4), [(10.0, 5)], scvar="exponentiated"),
+                                 "NLO x QED a_em^2, running, xif=sqrt2 exponentiated"),
 }
 
 

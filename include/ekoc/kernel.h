@@ -19,7 +19,7 @@ extern "C" {
 
 /* Kinds and families of N-space elements (see ekoc_nspace_config). */
 enum { EKOC_KIND_EVOLUTION = 0, EKOC_KIND_MATCHING = 1 };
-enum { EKOC_FAMILY_NS = 0, EKOC_FAMILY_SINGLET = 1 };
+enum { EKOC_FAMILY_NS = 0, EKOC_FAMILY_SINGLET = 1, EKOC_FAMILY_QED_NS = 2, EKOC_FAMILY_QED_SINGLET = 3 };
 /* How a matching matrix is built (eko's inversion_method). */
 enum { EKOC_MATCHING_FORWARD = 0, EKOC_MATCHING_BACKWARD_EXACT = 1, EKOC_MATCHING_BACKWARD_EXPANDED = 2 };
 
@@ -28,7 +28,11 @@ enum { EKOC_MATCHING_FORWARD = 0, EKOC_MATCHING_BACKWARD_EXACT = 1, EKOC_MATCHIN
  *   evolution, ns      (path offset 0): 0 ns+, 1 ns-, 2 nsV
  *   evolution, singlet (offset 1):      0 qq, 1 qg, 2 gq, 3 gg        ((Sigma, g) order)
  *   matching,  ns      (offset 0):      0 (200,200) light, 1 (91,91) heavy h-
- *   matching,  singlet (offset 1):      0..8 = 3x3 row-major in (g, q, H) */
+ *   matching,  singlet (offset 1):      0..8 = 3x3 row-major in (g, q, H)
+ *   evolution with QED (qed_order > 0, eko's unified basis, docs/physics.md §15):
+ *     qed_ns      (offset 0): 0 ns+u, 1 ns+d, 2 ns-u, 3 ns-d (eko 10102, 10103, 10202, 10203),
+ *                             4..7 the valence 2x2 row-major in (V, V_Delta)
+ *     qed_singlet (offset 1): 0..15 = 4x4 row-major in (g, photon, Sigma, Sigma_Delta) */
 typedef struct ekoc_nspace_config {
   int32_t kind;             /* EKOC_KIND_* */
   int32_t family;           /* EKOC_FAMILY_* */
@@ -49,12 +53,23 @@ typedef struct ekoc_nspace_config {
   /* The N3LO (order 4) anomalous dimensions eko's theory card selects; read at order 4 only. */
   int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); 0 = central */
   int32_t use_fhmruvv;          /* 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation */
+  /* QED (the qed_* families only; 0.3 appended these). eko iterates a QED segment in
+   * ev_op_iterations steps geometric in mu2: a_s at the step ends, (a_s, a_em) at the
+   * steps' arithmetic midpoints (docs/physics.md §15.3). */
+  int32_t qed_order;     /* eko's order[1]: 1 or 2 */
+  int32_t em_running;    /* 0/1: a_em runs (scale variations read it) */
+  int32_t lepton_number; /* eko's nl at the segment's end (exponentiated scale variation) */
+  int32_t qed_reserved;  /* 0; keeps the struct free of padding (it is compared bytewise) */
+  double qed_log_step;   /* ln(mu2_from / mu2_to) / ev_op_iterations */
+  const double *qed_couplings; /* 3 ev_op_iterations + 1 numbers, owned by the caller: a_s at the
+                                  ev_op_iterations + 1 step ends, then a_s and then a_em at the
+                                  ev_op_iterations midpoints */
 } ekoc_nspace_config;
 
 /* Fills beta_0..beta_3 for nf flavours (eko's normalisation, a_s = alpha_s/(4 pi)). */
 int ekoc_beta(int32_t nf, double *beta_out4);
 
-/* Evaluates every element of a family at complex N (out: up to 9 values).
+/* Evaluates every element of a family at complex N (out: up to 16 values).
  * Returns EKOC_OK or an error code (EKOC_ERR_NUMERICAL when an element is not
  * finite); on error `out` is untouched. */
 int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,

@@ -12,8 +12,9 @@
 /* OME orders (matching) the ekore crate computes: up to O(a_s^3)
  * (docs/physics.md §8.6), all of EKOC_MAX_MATCHING_ORDER (ad/matching.h). */
 #define EKOC_IMPLEMENTED_MATCHING_ORDER 3
-/* QED orders computed: none beyond pure QCD. */
-#define EKOC_IMPLEMENTED_QED_ORDER 0
+/* QED orders computed: O(a_em) and O(a_em^2) with the mixed O(a_s a_em)
+ * (eko's order[1] = 1, 2; docs/physics.md §13), with iterate-exact only. */
+#define EKOC_IMPLEMENTED_QED_ORDER 2
 /* Polarized (helicity-difference) and time-like evolution: not yet. */
 #define EKOC_IMPLEMENTED_POLARIZED 0
 #define EKOC_IMPLEMENTED_TIME_LIKE 0

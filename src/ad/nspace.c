@@ -49,10 +49,35 @@ int ekoc_nspace_check_n3lo(const int32_t variation[7], int32_t use_fhmruvv, cons
   return EKOC_OK;
 }
 
+/* Packs sector `sector` of the crate's QED towers (eko's full arrays, per
+ * point [mode][i][j] for the non-singlet sector 0, [i][j][entry] for the
+ * matrices) into the family's pair layout at entry offset `first`. */
+static int qed_sector(const ekoc_nspace_cfg *cfg, uint32_t sector, int first, size_t count, const double *n_re,
+                      const double *n_im, double *re, double *im, ekoc_complex *tower) {
+  ekore_n3lo n3lo = n3lo_choice(cfg);
+  int o = cfg->order, q = cfg->qed_order, width = (o + 1) * (q + 1), np = ekoc_qed_pairs(o, q);
+  int entries = sector == 2 ? 16 : 4, size = ekoc_nspace_family_size(cfg), len = size * np, pp, e;
+  size_t raw = (size_t)entries * (size_t)width, pt;
+  int32_t rc = ekore_gamma_qed_batch(sector, (uint32_t)o, (uint32_t)q, &n3lo, n_re, n_im, count, (uint32_t)cfg->nf,
+                                     re, im);
+  if (rc != 0) return ekore_failure(rc, "ekore_gamma_qed_batch", count, n_re, n_im);
+  for (pt = 0; pt < count; ++pt)
+    for (pp = 0; pp < np; ++pp) {
+      int i, j;
+      ekoc_qed_pair(o, pp, &i, &j);
+      for (e = 0; e < entries; ++e) {
+        size_t at = pt * raw + (sector == 0 ? (size_t)e * width + (size_t)(i * (q + 1) + j)
+                                            : (size_t)(i * (q + 1) + j) * entries + (size_t)e);
+        tower[pt * (size_t)len + (size_t)(pp * size + first + e)] = c_make(re[at], im[at]);
+      }
+    }
+  return EKOC_OK;
+}
+
 int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                        double *scratch, ekoc_complex *tower) {
   size_t len, p, order, i;
-  double *re = scratch, *im = scratch + count * EKOC_NSPACE_MAX_TOWER;
+  double *re = scratch, *im = scratch + count * EKOC_NSPACE_MAX_RAW;
   int32_t rc;
   /* the per-point kernel hands its configuration over unchecked: bound the
    * order before any length is formed, so the tower always fits */
@@ -62,6 +87,13 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
   len = (size_t)ekoc_nspace_tower_len(cfg);
   order = (size_t)cfg->order;
   if (count == 0 || len == 0) return EKOC_OK;
+  if (ekoc_nspace_is_qed(cfg)) {
+    if (cfg->qed_order < 1 || cfg->qed_order > EKOC_MAX_QED_ORDER || cfg->order < 1)
+      return ekoc_error(EKOC_ERR_INVALID_ORDER, "qed_order=%d outside 1..%d", (int)cfg->qed_order, EKOC_MAX_QED_ORDER);
+    if (cfg->family == EKOC_FAMILY_QED_SINGLET) return qed_sector(cfg, 2, 0, count, n_re, n_im, re, im, tower);
+    rc = qed_sector(cfg, 0, 0, count, n_re, n_im, re, im, tower);
+    return rc != EKOC_OK ? rc : qed_sector(cfg, 1, 4, count, n_re, n_im, re, im, tower);
+  }
   if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
     /* the three sectors in one call sharing each point's harmonic sums (below
      * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
@@ -101,13 +133,55 @@ int ekoc_nspace_eval(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *o
   return EKOC_OK;
 }
 
+/* The QED fields of a qed_* family (docs/physics.md §15.3): eko computes QED
+ * only with iterate-exact, and its exponentiated scale variation only with a
+ * running a_em. */
+static int qed_cfg_check(const ekoc_nspace_cfg *cfg) {
+  int i, n;
+  if (cfg->kind != EKOC_KIND_EVOLUTION)
+    return ekoc_error(EKOC_ERR_INVALID_MODE, "family=%d (QED) is an evolution family, kind=%d", (int)cfg->family,
+                      (int)cfg->kind);
+  if (cfg->qed_order < 1 || cfg->qed_order > EKOC_MAX_QED_ORDER)
+    return ekoc_error(EKOC_ERR_INVALID_ORDER, "qed_order=%d outside 1..%d for a QED family", (int)cfg->qed_order,
+                      EKOC_MAX_QED_ORDER);
+  if (cfg->qed_order > EKOC_IMPLEMENTED_QED_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "qed_order=%d is not implemented (1..%d)", (int)cfg->qed_order,
+                      EKOC_IMPLEMENTED_QED_ORDER);
+  if (cfg->method != EKOC_METHOD_ITERATE_EXACT)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "method=%d: with QED only iterate-exact is available (as in eko)",
+                      (int)cfg->method);
+  if (cfg->em_running != 0 && cfg->em_running != 1)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "em_running=%d is neither 0 nor 1", (int)cfg->em_running);
+  if (cfg->sv_mode == EKOC_SV_EXPONENTIATED && !cfg->em_running)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                      "sv_mode=exponentiated with a fixed a_em (em_running=0) is not available with QED (eko fails)");
+  if (cfg->lepton_number != 2 && cfg->lepton_number != 3)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "lepton_number=%d is neither 2 nor 3", (int)cfg->lepton_number);
+  if (!isfinite(cfg->qed_log_step))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "qed_log_step=%g is not finite", cfg->qed_log_step);
+  if (!cfg->qed_couplings) return ekoc_error(EKOC_ERR_NULL_POINTER, "qed_couplings is NULL for a QED family");
+  if (cfg->ev_op_iterations < 1 || cfg->ev_op_iterations > EKOC_MAX_EV_OP_ITERATIONS)
+    return ekoc_error(EKOC_ERR_INVALID_ITERATIONS, "ev_op_iterations=%d outside 1..%d", (int)cfg->ev_op_iterations,
+                      EKOC_MAX_EV_OP_ITERATIONS);
+  n = 3 * cfg->ev_op_iterations + 1;
+  for (i = 0; i < n; ++i)
+    if (!isfinite(cfg->qed_couplings[i]) || cfg->qed_couplings[i] <= 0.0)
+      return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "qed_couplings[%d]=%g is not a positive finite coupling", i,
+                        cfg->qed_couplings[i]);
+  return EKOC_OK;
+}
+
 int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
   int i;
   if (!cfg) return ekoc_error(EKOC_ERR_NULL_POINTER, "nspace config is NULL");
   if (cfg->kind != EKOC_KIND_EVOLUTION && cfg->kind != EKOC_KIND_MATCHING)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "kind=%d is neither evolution (0) nor matching (1)", (int)cfg->kind);
-  if (cfg->family != EKOC_FAMILY_NS && cfg->family != EKOC_FAMILY_SINGLET)
-    return ekoc_error(EKOC_ERR_INVALID_MODE, "family=%d is neither non-singlet (0) nor singlet (1)", (int)cfg->family);
+  if (cfg->family < EKOC_FAMILY_NS || cfg->family > EKOC_FAMILY_QED_SINGLET)
+    return ekoc_error(EKOC_ERR_INVALID_MODE, "family=%d is not an EKOC_FAMILY_* (0..3)", (int)cfg->family);
+  if (ekoc_nspace_is_qed(cfg)) {
+    int rc = qed_cfg_check(cfg);
+    if (rc != EKOC_OK) return rc;
+  }
   if (cfg->nf < 3 || cfg->nf > 6) return ekoc_error(EKOC_ERR_INVALID_NF, "nf=%d outside 3..6", (int)cfg->nf);
   if (cfg->kind == EKOC_KIND_EVOLUTION) {
     if (cfg->order < 1 || cfg->order > EKOC_MAX_ORDER)

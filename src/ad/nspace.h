@@ -10,6 +10,9 @@
  *  - evolution, singlet     (path offset 1): qq, qg, gq, gg          (4, (Sigma, g) order)
  *  - matching, non-singlet  (offset 0): (200,200), (91,91)           (2: (q,q) and (H,H) of the (q,H) block)
  *  - matching, singlet      (offset 1): 3x3 row-major in (g, q, H)    (9)
+ *  - evolution with QED, non-singlet (offset 0): ns+u, ns+d, ns-u, ns-d and the
+ *    valence 2x2 in (V, V_Delta)                                         (8)
+ *  - evolution with QED, singlet (offset 1): 4x4 in (g, ph, Sigma, Sigma_Delta) (16)
  *
  * Evaluation at N goes in two steps:
  *  1. the family's tower at N (the anomalous dimensions gamma^(i)(N) or the
@@ -27,24 +30,35 @@
 
 #include "ad/ad_math.h"
 #include "ad/kernel_ns.h"
+#include "ad/kernel_qed.h"
 #include "ad/kernel_singlet.h"
 #include "ad/matching.h"
 #include "ad/scale_variation.h"
+#include "ad/scale_variation_qed.h"
 
 #include "ekoc/kernel.h" /* ekoc_nspace_config, kinds, families */
 
 typedef ekoc_nspace_config ekoc_nspace_cfg;
 
-#define EKOC_NSPACE_MAX_ELEMENTS 9
+#define EKOC_NSPACE_MAX_ELEMENTS 16
 
 /* Number of elements the family writes. */
 EKOC_HD int ekoc_nspace_family_size(const ekoc_nspace_cfg *cfg) {
+  if (cfg->family == EKOC_FAMILY_QED_NS) return 8;
+  if (cfg->family == EKOC_FAMILY_QED_SINGLET) return 16;
   if (cfg->kind == EKOC_KIND_EVOLUTION) return cfg->family == EKOC_FAMILY_NS ? 3 : 4;
   return cfg->family == EKOC_FAMILY_NS ? 2 : 9;
 }
 
 /* Whether the family's path uses the singlet offset (o = 1). */
-EKOC_HD int ekoc_nspace_singlet_like(const ekoc_nspace_cfg *cfg) { return cfg->family == EKOC_FAMILY_SINGLET; }
+EKOC_HD int ekoc_nspace_singlet_like(const ekoc_nspace_cfg *cfg) {
+  return cfg->family == EKOC_FAMILY_SINGLET || cfg->family == EKOC_FAMILY_QED_SINGLET;
+}
+
+/* Whether cfg is one of the QED families. */
+EKOC_HD int ekoc_nspace_is_qed(const ekoc_nspace_cfg *cfg) {
+  return cfg->family == EKOC_FAMILY_QED_NS || cfg->family == EKOC_FAMILY_QED_SINGLET;
+}
 
 /* Kernel config of an evolution family. */
 EKOC_HD ekoc_kernel_cfg ekoc_nspace_kernel_cfg(const ekoc_nspace_cfg *cfg) {
@@ -92,6 +106,46 @@ EKOC_HD void ekoc_nspace_evolution_singlet(const ekoc_nspace_cfg *cfg, ekoc_cmat
   for (i = 0; i < 4; ++i) out[i] = e.m[i];
 }
 
+/* Evolution with QED, from the packed tower (layout of ekoc_nspace_tower_len;
+ * modified in place by the exponentiated scale-variation shift). Writes the
+ * family's elements (docs/physics.md §15.3-13.4). */
+EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex *tower, ekoc_complex *out) {
+  ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
+  double beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), a_s = st.as_ends[st.n], a_em = st.aem_half[st.n - 1];
+  int size = ekoc_nspace_family_size(cfg), np = ekoc_qed_pairs(cfg->order, cfg->qed_order), expanded, e, p;
+  ekoc_complex k[EKOC_QED_MAX_DIM2], tmp[EKOC_QED_MAX_DIM2];
+  expanded = cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold;
+  if (cfg->sv_mode == EKOC_SV_EXPONENTIATED)
+    ekoc_sv_exponentiated_qed_tower(cfg->order, cfg->qed_order, cfg->em_running, cfg->nf, cfg->lepton_number,
+                                    cfg->sv_log, cfg->beta, size, tower);
+  if (cfg->family == EKOC_FAMILY_QED_NS) {
+    ekoc_complex valence[4 * (EKOC_MAX_ORDER + 3)];
+    ekoc_kernel_qed_ns(cfg->order, cfg->qed_order, cfg->beta, beta_mix, cfg->qed_log_step, st, tower, 8, 4, out);
+    for (p = 0; p < np; ++p) /* the valence 2x2 of every pair, contiguous */
+      for (e = 0; e < 4; ++e) valence[p * 4 + e] = tower[p * 8 + 4 + e];
+    ekoc_kernel_qed_matrix(cfg->order, cfg->qed_order, 2, cfg->beta, beta_mix, st, valence, out + 4);
+    if (expanded) {
+      for (e = 0; e < 4; ++e) {
+        ekoc_sv_expanded_qed_factor(cfg->order, cfg->qed_order, cfg->em_running, cfg->sv_log, a_s, a_em, cfg->beta,
+                                    1, tower, 8, e, k);
+        out[e] = c_mul(k[0], out[e]);
+      }
+      ekoc_sv_expanded_qed_factor(cfg->order, cfg->qed_order, cfg->em_running, cfg->sv_log, a_s, a_em, cfg->beta, 2,
+                                  valence, 4, 0, k);
+      ekoc_qed_mat_mul(2, k, out + 4, tmp);
+      for (e = 0; e < 4; ++e) out[4 + e] = tmp[e];
+    }
+  } else {
+    ekoc_kernel_qed_matrix(cfg->order, cfg->qed_order, 4, cfg->beta, beta_mix, st, tower, out);
+    if (expanded) {
+      ekoc_sv_expanded_qed_factor(cfg->order, cfg->qed_order, cfg->em_running, cfg->sv_log, a_s, a_em, cfg->beta, 4,
+                                  tower, 16, 0, k);
+      ekoc_qed_mat_mul(4, k, out, tmp);
+      for (e = 0; e < 16; ++e) out[e] = tmp[e];
+    }
+  }
+}
+
 /* Matching, from the OME tower (cfg->order matrices of dim x dim, dim = 2 for
  * the non-singlet family, 3 for the singlet one). Writes the family's elements;
  * returns 0 if a backward-exact inverse is singular. */
@@ -112,17 +166,24 @@ EKOC_HD int ekoc_nspace_matching(const ekoc_nspace_cfg *cfg, ekoc_complex *tower
 
 /* ---- towers: the per-N input of a family, as ekore gives it ---------------------- */
 
-/* Largest tower: the singlet matching at O(a_s^3), 3 x (3x3). */
-#define EKOC_NSPACE_MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER)
-/* every evolution tower fits as well (compile-time check, C and C++) */
-typedef char ekoc_nspace_evolution_tower_fits_[4 * EKOC_MAX_ORDER <= EKOC_NSPACE_MAX_TOWER ? 1 : -1];
+/* Largest tower: the QED singlet, 4x4 per (a_s, a_em) pair at N3LO x O(a_em^2). */
+#define EKOC_NSPACE_MAX_TOWER (16 * (EKOC_MAX_ORDER + 3))
+/* every other tower fits as well (compile-time check, C and C++) */
+typedef char ekoc_nspace_matching_tower_fits_[9 * EKOC_MAX_MATCHING_ORDER <= EKOC_NSPACE_MAX_TOWER ? 1 : -1];
+/* Numbers per point the crate returns for the QED towers (eko's full (order+1) x
+ * (qed+1) arrays, non-singlet and valence together), before they are packed. */
+#define EKOC_NSPACE_MAX_RAW (16 * (EKOC_MAX_ORDER + 1) * (EKOC_MAX_QED_ORDER + 1))
 
 /* Complex numbers per point of a family's tower:
  *   evolution ns      3 order   [mode m (ns+, ns-, nsV)][order i]
  *   evolution singlet 4 order   [order i][qq, qg, gq, gg]
  *   matching ns       4 order   [order i][2x2 row-major in (q, H)]
- *   matching singlet  9 order   [order i][3x3 row-major in (g, q, H)] */
+ *   matching singlet  9 order   [order i][3x3 row-major in (g, q, H)]
+ *   QED non-singlet   8 pairs   [pair p][ns+u, ns+d, ns-u, ns-d, valence 2x2]
+ *   QED singlet      16 pairs   [pair p][4x4 in (g, ph, Sigma, Sigma_Delta)]
+ * (pairs: the (a_s, a_em) powers of ad/kernel_qed.h). */
 EKOC_HD int ekoc_nspace_tower_len(const ekoc_nspace_cfg *cfg) {
+  if (ekoc_nspace_is_qed(cfg)) return ekoc_nspace_family_size(cfg) * ekoc_qed_pairs(cfg->order, cfg->qed_order);
   if (cfg->kind == EKOC_KIND_EVOLUTION) return (cfg->family == EKOC_FAMILY_NS ? 3 : 4) * cfg->order;
   return (cfg->family == EKOC_FAMILY_NS ? 4 : 9) * cfg->order;
 }
@@ -132,6 +193,13 @@ EKOC_HD int ekoc_nspace_tower_len(const ekoc_nspace_cfg *cfg) {
  * Returns 1, or 0 when a backward-exact matching matrix is singular. */
 EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower, ekoc_complex *out) {
   int i, m;
+  if (ekoc_nspace_is_qed(cfg)) {
+    ekoc_complex t[EKOC_NSPACE_MAX_TOWER]; /* the scale-variation shift works in place */
+    int len = ekoc_nspace_tower_len(cfg);
+    for (i = 0; i < len; ++i) t[i] = tower[i];
+    ekoc_nspace_evolution_qed(cfg, t, out);
+    return 1;
+  }
   if (cfg->kind == EKOC_KIND_EVOLUTION) {
     if (cfg->family == EKOC_FAMILY_NS) {
       ekoc_complex gamma[3][EKOC_MAX_ORDER];
@@ -146,9 +214,9 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
     }
     return 1;
   } else {
-    ekoc_complex t[EKOC_NSPACE_MAX_TOWER]; /* the scale-variation shift works in place */
+    ekoc_complex t[9 * EKOC_MAX_MATCHING_ORDER]; /* the scale-variation shift works in place */
     int len = ekoc_nspace_tower_len(cfg);
-    for (i = 0; i < len; ++i) t[i] = tower[i];
+    for (i = 0; i < 9 * EKOC_MAX_MATCHING_ORDER; ++i) t[i] = i < len ? tower[i] : c_real(0.0);
     return ekoc_nspace_matching(cfg, t, out);
   }
 }
@@ -156,7 +224,7 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
 /* ---- host only (nspace.c): the ekore crate -------------------------------------- */
 
 /* Doubles of scratch ekoc_nspace_towers needs for `count` points. */
-#define EKOC_NSPACE_TOWER_SCRATCH(count) (2 * (size_t)(count) * EKOC_NSPACE_MAX_TOWER)
+#define EKOC_NSPACE_TOWER_SCRATCH(count) (2 * (size_t)(count) * EKOC_NSPACE_MAX_RAW)
 
 /* Fills tower[p * len + t] (len = ekoc_nspace_tower_len(cfg)) for the `count`
  * points N_p = n_re[p] + i n_im[p] of family cfg from the ekore crate: one

@@ -86,6 +86,64 @@ void ekoc_basis_rotation_inverse(int nf, double rinv[EKOC_NB][EKOC_NB]) {
   ekoc_basis_invert(r, rinv); /* R_nf is never singular: its rows are orthogonal */
 }
 
+/* Adds w q^+ (sign +1) or w q^- (sign -1) of quark pid to row `row`. */
+static void add_quark(double r[EKOC_NB][EKOC_NB], int row, int pid, double w, int sign) {
+  r[row][ekoc_flav_quark(pid)] += w;
+  r[row][ekoc_flav_antiquark(pid)] += sign * w;
+}
+
+/* U_nf of basis.h. */
+static void rotation_unified(int nf, double r[EKOC_NB][EKOC_NB]) {
+  int pid, nu = nf / 2, nd = nf - nf / 2, sign;
+  memset(r, 0, sizeof(double) * EKOC_NB * EKOC_NB);
+  r[EKOC_USLOT_G][EKOC_FLAV_G] = 1.0;
+  r[EKOC_USLOT_PH][EKOC_FLAV_PH] = 1.0;
+  for (pid = 1; pid <= nf; ++pid) {
+    int up = pid % 2 == 0;
+    add_quark(r, EKOC_USLOT_SIGMA, pid, 1.0, 1);
+    add_quark(r, EKOC_USLOT_V, pid, 1.0, -1);
+    add_quark(r, EKOC_USLOT_SDELTA, pid, up ? (double)nd / nu : -1.0, 1);
+    add_quark(r, EKOC_USLOT_VDELTA, pid, up ? (double)nd / nu : -1.0, -1);
+  }
+  for (sign = 1; sign >= -1; sign -= 2) {
+    int d3 = sign > 0 ? EKOC_USLOT_TD3 : EKOC_USLOT_VD3;
+    add_quark(r, d3, 1, 1.0, sign); /* d - s */
+    add_quark(r, d3, 3, -1.0, sign);
+    for (pid = 4; pid <= 6; ++pid) {
+      int row = sign > 0 ? ekoc_uslot_t(pid) : ekoc_uslot_v(pid);
+      if (pid > nf) { /* intrinsic heavy quark: its own q^+ / q^- */
+        add_quark(r, row, pid, 1.0, sign);
+        continue;
+      }
+      if (pid == 4) { /* u - c */
+        add_quark(r, row, 2, 1.0, sign);
+        add_quark(r, row, 4, -1.0, sign);
+      } else if (pid == 5) { /* d + s - 2 b */
+        add_quark(r, row, 1, 1.0, sign);
+        add_quark(r, row, 3, 1.0, sign);
+        add_quark(r, row, 5, -2.0, sign);
+      } else { /* u + c - 2 t */
+        add_quark(r, row, 2, 1.0, sign);
+        add_quark(r, row, 4, 1.0, sign);
+        add_quark(r, row, 6, -2.0, sign);
+      }
+    }
+  }
+}
+
+void ekoc_basis_rotation_of(int nf, int unified, double r[EKOC_NB][EKOC_NB]) {
+  if (unified)
+    rotation_unified(nf, r);
+  else
+    ekoc_basis_rotation(nf, r);
+}
+
+void ekoc_basis_rotation_inverse_of(int nf, int unified, double rinv[EKOC_NB][EKOC_NB]) {
+  double r[EKOC_NB][EKOC_NB];
+  ekoc_basis_rotation_of(nf, unified, r);
+  ekoc_basis_invert(r, rinv); /* U_nf is not orthogonal but never singular */
+}
+
 int ekoc_basis_flavor_pid(int i) {
   static const int pids[EKOC_NB] = {22, -6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6};
   return (i >= 0 && i < EKOC_NB) ? pids[i] : 0;

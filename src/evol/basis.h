@@ -35,10 +35,36 @@ static inline int ekoc_slot_t(int k) { return EKOC_SLOT_T3 + (k - 2); }
 static inline int ekoc_flav_quark(int pid) { return 7 + pid; }
 static inline int ekoc_flav_antiquark(int pid) { return 7 - pid; }
 
+/* The unified evolution basis U_nf of QED evolution (eko's
+ * unified_evol_basis, intrinsic: docs/physics.md §15.5), 14 slots:
+ *   0 g, 1 ph, 2 Sigma, 3 Sigma_Delta, 4 V, 5 V_Delta, 6 T^d_3, 7 V^d_3, 8 T^u_3, 9 V^u_3,
+ *   10 T^d_8, 11 V^d_8, 12 T^u_8, 13 V^u_8,
+ * Sigma, V over the nf active flavours, Sigma_Delta = (n_d/n_u) sum_up q^+ - sum_down q^+
+ * (V_Delta alike with q^-), T^d_3 = d^+ - s^+, T^u_3 = u^+ - c^+, T^d_8 = d^+ + s^+ - 2 b^+,
+ * T^u_8 = u^+ + c^+ - 2 t^+ (V's with q^-); the T/V pair of a combination whose heavy
+ * quark is above nf holds that quark's q^+ / q^- instead (c: 8, 9; b: 10, 11; t: 12, 13). */
+enum {
+  EKOC_USLOT_G = 0,
+  EKOC_USLOT_PH = 1,
+  EKOC_USLOT_SIGMA = 2,
+  EKOC_USLOT_SDELTA = 3,
+  EKOC_USLOT_V = 4,
+  EKOC_USLOT_VDELTA = 5,
+  EKOC_USLOT_TD3 = 6,
+  EKOC_USLOT_VD3 = 7
+};
+/* The T (q^+) slot of the combination that involves heavy quark pid 4..6 (c, b, t): 8, 10, 12;
+ * its V (q^-) slot is one more. */
+static inline int ekoc_uslot_t(int pid) { return 8 + 2 * (pid - 4); }
+static inline int ekoc_uslot_v(int pid) { return 9 + 2 * (pid - 4); }
+
 /* R_nf: rows = B_nf slots, columns = flavour basis (b = R f). */
 void ekoc_basis_rotation(int nf, double r[EKOC_NB][EKOC_NB]);
 /* R_nf^{-1} (f = R^{-1} b). */
 void ekoc_basis_rotation_inverse(int nf, double rinv[EKOC_NB][EKOC_NB]);
+/* The rotation into U_nf (unified = 1) or B_nf (unified = 0), and its inverse. */
+void ekoc_basis_rotation_of(int nf, int unified, double r[EKOC_NB][EKOC_NB]);
+void ekoc_basis_rotation_inverse_of(int nf, int unified, double rinv[EKOC_NB][EKOC_NB]);
 /* Inverts a 14x14 matrix by Gauss-Jordan elimination with partial pivoting;
  * returns 0 when singular. */
 int ekoc_basis_invert(const double a[EKOC_NB][EKOC_NB], double inv[EKOC_NB][EKOC_NB]);

@@ -139,8 +139,8 @@ static int check_axes(const ekoc_theory *t) {
     return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.order=%d (N3LO) is not implemented yet (1..%d)", (int)t->order,
                       EKOC_IMPLEMENTED_ORDER);
   if (t->qed_order > EKOC_IMPLEMENTED_QED_ORDER)
-    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.qed_order=%d: QED evolution is not implemented yet (only 0)",
-                      (int)t->qed_order);
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.qed_order=%d is not implemented (0..%d)", (int)t->qed_order,
+                      EKOC_IMPLEMENTED_QED_ORDER);
   if (t->polarized > EKOC_IMPLEMENTED_POLARIZED)
     return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.polarized=1: polarized evolution is not implemented yet");
   if (t->time_like > EKOC_IMPLEMENTED_TIME_LIKE)
@@ -214,6 +214,28 @@ static int check_request_grid(const ekoc_request *r) {
 }
 
 /* The solution method, scale variations, matching inversion and backend. */
+/* What eko 0.15.7 computes with QED (docs/physics.md §15): iterate-exact
+ * only (its singlet and valence QED kernels refuse every other method), and
+ * the exponentiated scale variation only with a running a_em (eko's
+ * gamma_variation_qed returns nothing for a fixed one). The CUDA path has no
+ * QED kernels yet. */
+static int check_request_qed(const ekoc_request *r, const ekoc_theory *t) {
+  if (r->method != EKOC_METHOD_ITERATE_EXACT)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                      "request.method=%d with theory.qed_order=%d: QED evolution is computed with iterate-exact only "
+                      "(as in eko)",
+                      (int)r->method, (int)t->qed_order);
+  if (t->xif != 1.0 && r->sv_mode == EKOC_SV_EXPONENTIATED && !t->em_running)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                      "request.sv_mode=exponentiated with theory.qed_order=%d needs theory.em_running=1 (eko fails "
+                      "with a fixed alpha_em)",
+                      (int)t->qed_order);
+  if (r->backend == EKOC_BACKEND_GPU)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "request.backend=gpu with theory.qed_order=%d: no QED kernels on the GPU yet",
+                      (int)t->qed_order);
+  return EKOC_OK;
+}
+
 static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
   if (r->method < 0 || r->method >= EKOC_METHOD_COUNT)
     return ekoc_error(EKOC_ERR_INVALID_METHOD, "request.method=%d is not an EKOC_METHOD_*", (int)r->method);
@@ -233,7 +255,7 @@ static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
                       (int)r->inversion_method);
   if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_GPU)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "request.backend=%d is not an EKOC_BACKEND_*", (int)r->backend);
-  return EKOC_OK;
+  return t->qed_order > 0 ? check_request_qed(r, t) : EKOC_OK;
 }
 
 /* The quadrature settings: tolerances, limits, threads, batch rule. */

@@ -59,8 +59,8 @@ static int compose_memo_common(const ekoc_plan *p, const compose_memo *m, size_t
 void ekoc_compose_matching_rotation(const ekoc_plan_step *st, double m[EKOC_NB][EKOC_NB]) {
   double left[EKOC_NB][EKOC_NB], right_inv[EKOC_NB][EKOC_NB];
   int i, j, k, lo = st->nf, hi = st->nf + 1, forward = st->kind == EKOC_STEP_FORWARD;
-  ekoc_basis_rotation(forward ? hi : lo, left);
-  ekoc_basis_rotation_inverse(forward ? lo : hi, right_inv);
+  ekoc_basis_rotation_of(forward ? hi : lo, st->unified, left);
+  ekoc_basis_rotation_inverse_of(forward ? lo : hi, st->unified, right_inv);
   for (i = 0; i < EKOC_NB; ++i)
     for (j = 0; j < EKOC_NB; ++j) {
       double acc = 0.0;
@@ -242,6 +242,7 @@ int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, const ekoc_targe
   int rc;
   compose_memo_init(&memo, rq->nx);
   rc = operator_new(tg, mu2, rq->nx, rq->nf0, &op);
+  if (op) op->unified = p->unified;
   if (rc == EKOC_OK) {
     ts = ekoc_profile_now_ns(prof);
     rc = compose_values(p, rq, tg, shared, op);
@@ -274,7 +275,7 @@ static int taints_prepare(ekoc_plan *p) {
  * request index asking for it (next[]: the index chain from tg->first[t]),
  * through a one-target view of struct ekoc_operator on the stack. */
 static int stream_hand_out(const ekoc_targets *tg, const double *mu2, const size_t *next, size_t t, int32_t nf0,
-                           size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
+                           int32_t unified, size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
   ekoc_operator view;
   size_t zero = 0, i;
   double mu2_i;
@@ -284,6 +285,7 @@ static int stream_hand_out(const ekoc_targets *tg, const double *mu2, const size
   view.n_targets = 1;
   view.n_distinct = 1;
   view.nf0 = nf0;
+  view.unified = unified;
   view.mu2 = &mu2_i;
   view.nf = &nf;
   view.distinct = &zero;
@@ -331,7 +333,7 @@ int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets
     if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t]);
     if (rc == EKOC_OK && n_failed > 0)
       rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, shared_taint, &taint);
-    if (rc == EKOC_OK) rc = stream_hand_out(tg, mu2, next, t, rq->nf0, n_failed, &value, &taint, fn, data);
+    if (rc == EKOC_OK) rc = stream_hand_out(tg, mu2, next, t, rq->nf0, p->unified, n_failed, &value, &taint, fn, data);
     ekoc_blockop_clear(&value); /* this target's blocks go before the next is composed */
     ekoc_blockop_clear(&taint);
   }

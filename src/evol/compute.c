@@ -61,7 +61,7 @@ int ekoc_request_estimate_bytes(const ekoc_theory *th_in, const ekoc_request *rq
   ekoc_error_clear();
   rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
-  ekoc_estimate_request(&rq, &tg, 0, &est);
+  ekoc_estimate_request_of(&rq, &tg, 0, th.qed_order > 0, &est);
   ekoc_targets_free(&tg);
   ekoc_plan_setup_free(&setup);
   *bytes = est.total;
@@ -89,7 +89,7 @@ static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_pro
   t0 = ekoc_profile_now_ns(prof);
   rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
-  ekoc_estimate_request(&rq, &tg, fn != NULL, &est);
+  ekoc_estimate_request_of(&rq, &tg, fn != NULL, th.qed_order > 0, &est);
   rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq));
   if (rc == EKOC_OK) rc = ekoc_threads_probe(est.threads);
 

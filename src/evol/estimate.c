@@ -36,9 +36,23 @@ static int pattern_count(const pattern p) {
  * square of its singlet-like elements: (Sigma, g) for a segment, (g, Sigma,
  * T_hq) for the matching nf -> nf+1 (run.c's assemble_segment /
  * assemble_matching). */
-static void part_pattern(int is_matching, int nf, pattern p) {
+static void part_pattern(int is_matching, int nf, int unified, pattern p) {
   int singlet[3] = {EKOC_SLOT_SIGMA, EKOC_SLOT_G, is_matching ? ekoc_slot_t(nf + 1) : -1}, a, b;
   memset(p, 0, sizeof(pattern));
+  if (unified) { /* QED (run.c's assemble_*_qed): (g, ph, Sigma, Sigma_Delta) and (V, V_Delta) squares */
+    for (a = 0; a < EKOC_NB; ++a) p[a][a] = 1;
+    if (is_matching) {
+      int m[3] = {EKOC_USLOT_G, EKOC_USLOT_SIGMA, ekoc_uslot_t(nf + 1)};
+      for (a = 0; a < 3; ++a)
+        for (b = 0; b < 3; ++b) p[m[a]][m[b]] = 1;
+    } else {
+      for (a = 0; a < 4; ++a)
+        for (b = 0; b < 4; ++b) p[EKOC_USLOT_G + a][EKOC_USLOT_G + b] = 1;
+      for (a = 0; a < 2; ++a)
+        for (b = 0; b < 2; ++b) p[EKOC_USLOT_V + a][EKOC_USLOT_V + b] = 1;
+    }
+    return;
+  }
   for (a = 1; a < EKOC_NB; ++a) p[a][a] = 1;
   for (a = 0; a < 3; ++a)
     for (b = 0; b < 3; ++b)
@@ -74,16 +88,21 @@ static void track(const pattern p, int *max_blocks) {
 }
 
 int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks) {
+  return ekoc_estimate_target_blocks_of(nf0, nf, 0, max_blocks);
+}
+
+int ekoc_estimate_target_blocks_of(int nf0, int nf, int unified, int *max_blocks) {
   pattern cur, part, tmp;
   ekoc_plan_step st;
   int most, step = nf >= nf0 ? 1 : -1, k;
-  part_pattern(0, nf0, cur); /* paths start with a segment at nf0, taken as is */
+  part_pattern(0, nf0, unified, cur); /* paths start with a segment at nf0, taken as is */
   most = pattern_count(cur);
   for (k = nf0; k != nf; k += step) {
     memset(&st, 0, sizeof st);
     st.nf = step > 0 ? k : k - 1; /* the lower nf of the matching */
     st.kind = step > 0 ? EKOC_STEP_FORWARD : EKOC_STEP_BACKWARD;
-    part_pattern(1, st.nf, part);
+    st.unified = unified;
+    part_pattern(1, st.nf, unified, part);
     if (step > 0) { /* R * (OME * cur) */
       pattern_mul(part, cur, tmp);
       track(tmp, &most);
@@ -94,7 +113,7 @@ int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks) {
       pattern_mul(part, tmp, cur);
     }
     track(cur, &most);
-    part_pattern(0, k + step, part);
+    part_pattern(0, k + step, unified, part);
     pattern_mul(part, cur, tmp);
     memcpy(cur, tmp, sizeof cur);
     track(cur, &most);
@@ -105,17 +124,18 @@ int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks) {
 
 /* ---- the terms ----------------------------------------------------------------------- */
 
-#define MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER) /* values per node of a family's tower (gpu/batch_device.h) */
+/* values per node of a family's tower: the QCD ones, and the QED ones (ad/nspace.h) */
+#define QCD_MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER)
 
 /* The distinct targets' operators, their failure masks (as large: composed
  * only when an integral misses its tolerance) and the bookkeeping. */
-static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int streamed,
+static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int streamed, int unified,
                               int *max_blocks) {
   int blocks[7] = {0}, most[7] = {0}, nf;
   size_t d, sum = 0, bytes;
   *max_blocks = 0;
   for (nf = 3; nf <= 6; ++nf) {
-    blocks[nf] = ekoc_estimate_target_blocks(rq->nf0, nf, &most[nf]);
+    blocks[nf] = ekoc_estimate_target_blocks_of(rq->nf0, nf, unified, &most[nf]);
   }
   for (d = 0; d < tg->n_distinct; ++d) {
     if (!streamed)
@@ -136,14 +156,14 @@ static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, si
  * matchings below the highest (above the lowest) target nf, shared by the
  * paths; each with its failure mask; plus the element matrices (values,
  * errors, flags) of the part being integrated. */
-static size_t parts_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block) {
+static size_t parts_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int unified) {
   size_t d, nx2 = sat_mul(rq->nx, rq->nx), segments, matchings, bytes;
   int up = 0, down = 0, segment_blocks, matching_blocks;
   pattern p;
-  part_pattern(0, rq->nf0, p);
-  segment_blocks = pattern_count(p); /* 15 */
-  part_pattern(1, 3, p);
-  matching_blocks = pattern_count(p); /* 19, the same for every nf */
+  part_pattern(0, rq->nf0, unified, p);
+  segment_blocks = pattern_count(p); /* 15 (QED 32) */
+  part_pattern(1, 3, unified, p);
+  matching_blocks = pattern_count(p); /* 19 (QED 20), the same for every nf */
   for (d = 0; d < tg->n_distinct; ++d) {
     int k = tg->nf[d] - rq->nf0;
     if (k > up) up = k;
@@ -153,11 +173,13 @@ static size_t parts_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t
   matchings = (size_t)(up + down);
   bytes = sat_mul3(sat_add(sat_mul(segments, (size_t)segment_blocks), sat_mul(matchings, (size_t)matching_blocks)), block, 2);
   bytes = sat_add(bytes, sat_mul(sat_add(segments, matchings), sizeof(ekoc_plan_job)));
-  return sat_add(bytes, sat_mul3(EKOC_JOB_MAX_ELEMENTS, nx2, 2 * sizeof(double) + 1));
+  /* the element matrices of one part: 13 for QCD (as before QED), 24 with QED */
+  return sat_add(bytes, sat_mul3(unified ? EKOC_JOB_MAX_ELEMENTS : 13, nx2, 2 * sizeof(double) + 1));
 }
 
 /* The quadrature driver of the request's backend with `threads` workers. */
-static size_t driver_bytes(const ekoc_request *rq, int threads) {
+static size_t driver_bytes(const ekoc_request *rq, int threads, int unified) {
+  const size_t MAX_TOWER = unified ? EKOC_NSPACE_MAX_TOWER : QCD_MAX_TOWER;
   size_t nx = rq->nx, nodes = sat_mul((size_t)rq->batch_panels, 2 * (size_t)rq->batch_points + 1);
   size_t deg1 = (size_t)rq->degree + 1, shared, per_thread, cache;
   if (rq->backend == EKOC_BACKEND_ADAPTIVE) {
@@ -178,8 +200,9 @@ static size_t driver_bytes(const ekoc_request *rq, int threads) {
   /* batch: the row scratch of quad/batch.c per thread, and the N-space cache
    * (basis transforms 2 x nx^2 x nodes, towers of up to 16 families) within
    * its default budget */
-  per_thread = sat_mul(nodes, 2 * sizeof(double) + sizeof(ekoc_complex) + 2 * MAX_TOWER * sizeof(double) +
-                                  MAX_TOWER * sizeof(ekoc_complex) + 2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
+  per_thread = sat_mul(nodes, 2 * sizeof(double) + sizeof(ekoc_complex) + 2 * EKOC_NSPACE_MAX_RAW * sizeof(double) +
+                                  EKOC_NSPACE_MAX_TOWER * sizeof(ekoc_complex) +
+                                  2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
   per_thread = sat_add(per_thread, sat_mul(nx, 2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(double) + sizeof(ekoc_complex)));
   cache = sat_add(sat_mul3(sat_mul(nx, nx), nodes, 2 * sizeof(ekoc_complex)),
                   sat_mul3(sat_mul(nx, nodes), 16 * MAX_TOWER, sizeof(ekoc_complex)));
@@ -188,15 +211,20 @@ static size_t driver_bytes(const ekoc_request *rq, int threads) {
 }
 
 void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, int streamed, ekoc_estimate *e) {
+  ekoc_estimate_request_of(rq, tg, streamed, 0, e);
+}
+
+void ekoc_estimate_request_of(const ekoc_request *rq, const ekoc_targets *tg, int streamed, int unified,
+                              ekoc_estimate *e) {
   size_t block = sat_mul3(rq->nx, rq->nx, 2 * sizeof(double)); /* values and errors */
   memset(e, 0, sizeof *e);
   e->threads = ekoc_threads_effective(rq->n_threads);
-  e->operators = operators_bytes(rq, tg, block, streamed, &e->max_blocks);
-  e->parts = parts_bytes(rq, tg, block);
+  e->operators = operators_bytes(rq, tg, block, streamed, unified, &e->max_blocks);
+  e->parts = parts_bytes(rq, tg, block, unified);
   /* cur, two products and the states after every step but the last (streamed:
    * the values' and the taints' states, kept side by side) */
   e->composition = sat_mul3(2 + (streamed ? 2 : 1) * EKOC_PLAN_MAX_STEPS, (size_t)e->max_blocks, block);
-  e->driver = driver_bytes(rq, e->threads);
+  e->driver = driver_bytes(rq, e->threads, unified);
   e->total = sat_add(sat_add(e->operators, e->parts), sat_add(e->composition, e->driver));
 }
 

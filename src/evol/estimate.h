@@ -26,10 +26,15 @@ typedef struct ekoc_estimate {
  * *max_blocks (may be NULL): the most along the path, intermediate products
  * included. */
 int ekoc_estimate_target_blocks(int nf0, int nf, int *max_blocks);
+/* The same for the unified bases of QED evolution (unified = 1) or B_nf (0). */
+int ekoc_estimate_target_blocks_of(int nf0, int nf, int unified, int *max_blocks);
 
 /* *e for the validated request rq and its distinct targets tg; streamed
  * (ekoc_compute_stream): one target's operator held at a time, the largest. */
 void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, int streamed, ekoc_estimate *e);
+/* The same for QED evolution (unified = 1: U_nf parts, the QED towers). */
+void ekoc_estimate_request_of(const ekoc_request *rq, const ekoc_targets *tg, int streamed, int unified,
+                              ekoc_estimate *e);
 
 /* rq->memory_budget, or for 0 three quarters of physical memory (SIZE_MAX
  * when the system does not say). */

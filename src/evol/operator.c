@@ -84,8 +84,8 @@ int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, doub
   double left[EKOC_NB][EKOC_NB], right[EKOC_NB][EKOC_NB];
   int rc = check_view(op, i, values, len, "ekoc_operator_flavor");
   if (rc != EKOC_OK) return rc;
-  ekoc_basis_rotation_inverse(op->nf[i], left);
-  ekoc_basis_rotation(op->nf0, right);
+  ekoc_basis_rotation_inverse_of(op->nf[i], op->unified, left);
+  ekoc_basis_rotation_of(op->nf0, op->unified, right);
   expand(ekoc_operator_values_of(op, i), left, right, values, errors);
   return EKOC_OK;
 }
@@ -109,8 +109,8 @@ int ekoc_operator_failed_flavor(const ekoc_operator *op, size_t i, uint8_t *flag
   }
   reach = malloc(need * sizeof *reach);
   if (!reach) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_operator_failed_flavor: out of memory");
-  ekoc_basis_rotation_inverse(op->nf[i], left);
-  ekoc_basis_rotation(op->nf0, right);
+  ekoc_basis_rotation_inverse_of(op->nf[i], op->unified, left);
+  ekoc_basis_rotation_of(op->nf0, op->unified, right);
   expand(ekoc_operator_taint_of(op, i), left, right, NULL, reach);
   for (k = 0; k < need; ++k) {
     uint8_t f = reach[k] != 0.0; /* > 0, or NaN/inf after an overflow */
@@ -139,8 +139,8 @@ int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, d
   if (rc != EKOC_OK) return rc;
   ekoc_basis_rotation(6, r6);
   ekoc_basis_rotation_inverse(6, r6inv);
-  ekoc_basis_rotation(op->nf0, rin);
-  ekoc_basis_rotation_inverse(op->nf[i], routinv);
+  ekoc_basis_rotation_of(op->nf0, op->unified, rin);
+  ekoc_basis_rotation_inverse_of(op->nf[i], op->unified, routinv);
   matmul14(r6, routinv, left);
   matmul14(rin, r6inv, right);
   expand(ekoc_operator_values_of(op, i), left, right, values, errors);
@@ -170,8 +170,8 @@ int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in,
   vout = vin + EKOC_NB * nx;
   res = vout + EKOC_NB * nx;
   e = ekoc_operator_values_of(op, i);
-  ekoc_basis_rotation(op->nf0, r);
-  ekoc_basis_rotation_inverse(op->nf[i], rinv);
+  ekoc_basis_rotation_of(op->nf0, op->unified, r);
+  ekoc_basis_rotation_inverse_of(op->nf[i], op->unified, rinv);
   /* into B_nf0 */
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b)

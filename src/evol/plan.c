@@ -6,6 +6,7 @@
 
 #include "ad/beta.h"
 #include "ad/nspace.h"
+#include "evol/couplings.h"
 #include "evol/plan.h"
 #include "status.h"
 
@@ -49,6 +50,9 @@ int ekoc_plan_setup_new(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_re
   }
   cc.threshold_shift = s->sv_mode == EKOC_SV_EXPONENTIATED ? s->xif2 : 1.0;
   cc.max_nf = 6;
+  cc.qed_order = th->qed_order;
+  cc.alphaem_ref = th->alphaem;
+  cc.em_running = th->em_running;
   return ekoc_couplings_new(&cc, &s->couplings);
 }
 
@@ -73,12 +77,24 @@ int ekoc_plan_default_nf(const ekoc_plan_setup *s, double mu2) { return nf_defau
 /* The index of a job equal to *j (same kind, nf and N-space configurations;
  * identity parts also at the same scale), appending a copy of *j when there
  * is none; -1 when out of memory. */
+static int same_families(const ekoc_plan_job *a, const ekoc_plan_job *b) {
+  ekoc_nspace_config fa[2], fb[2];
+  int f, n;
+  memcpy(fa, a->family, sizeof fa);
+  memcpy(fb, b->family, sizeof fb);
+  for (f = 0; f < 2; ++f) fa[f].qed_couplings = fb[f].qed_couplings = NULL; /* compared by value below */
+  if (memcmp(fa, fb, sizeof fa) != 0) return 0;
+  if (!a->qed_couplings || !b->qed_couplings) return a->qed_couplings == b->qed_couplings;
+  n = 3 * a->family[0].ev_op_iterations + 1;
+  return memcmp(a->qed_couplings, b->qed_couplings, (size_t)n * sizeof(double)) == 0;
+}
+
 static int find_or_add_job(ekoc_plan *p, const ekoc_plan_job *j) {
   size_t i;
   for (i = 0; i < p->n_jobs; ++i) {
     const ekoc_plan_job *o = &p->jobs[i];
-    if (o->is_matching == j->is_matching && o->unity == j->unity && o->nf == j->nf &&
-        memcmp(o->family, j->family, sizeof o->family) == 0 && (!j->unity || (o->mu2_from == j->mu2_from)))
+    if (o->is_matching == j->is_matching && o->unity == j->unity && o->nf == j->nf && same_families(o, j) &&
+        (!j->unity || (o->mu2_from == j->mu2_from)))
       return (int)i;
   }
   if (p->n_jobs == p->cap_jobs) {
@@ -123,6 +139,33 @@ static void base_family(const ekoc_plan_setup *s, ekoc_nspace_config *f, int kin
   ekoc_beta_coefficients(nf, f->beta);
 }
 
+/* The QED families of segment from -> to (eko's Operator.compute_aem_list):
+ * a_s^(nf) at the ev_op_iterations + 1 scales geometric between the ends
+ * (not shifted by scale variations, as in eko) and (a_s, a_em) at the
+ * arithmetic midpoints of the steps, into a new array *out (3 it + 1). */
+static int qed_step_couplings(const ekoc_plan_setup *s, double from, double to, int nf, double **out) {
+  int it = s->rq->ev_op_iterations, k, rc = EKOC_OK;
+  double *c = malloc((size_t)(3 * it + 1) * sizeof *c), lf = log(from), lt = log(to), prev = from;
+  if (!c) return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory while planning");
+  for (k = 0; k <= it && rc == EKOC_OK; ++k) {
+    double mu2 = k == 0 ? from : k == it ? to : exp(lf + (lt - lf) * k / it), aem;
+    rc = ekoc_couplings_a(s->couplings, mu2, nf, &c[k], &aem);
+    if (rc == EKOC_OK && k > 0)
+      rc = ekoc_couplings_a(s->couplings, 0.5 * (prev + mu2), nf, &c[it + k], &c[2 * it + k]);
+    prev = mu2;
+  }
+  for (k = 0; k < 3 * it + 1 && rc == EKOC_OK; ++k)
+    if (!isfinite(c[k]) || c[k] <= 0.0)
+      rc = ekoc_error(EKOC_ERR_NUMERICAL, "a coupling of the QED segment mu2 %g -> %g (nf=%d) is %g (Landau pole?)",
+                      from, to, nf, c[k]);
+  if (rc != EKOC_OK) {
+    free(c);
+    return rc;
+  }
+  *out = c;
+  return EKOC_OK;
+}
+
 /* The evolution segment from -> to at fixed nf, as step *step. */
 static int add_segment(const ekoc_plan_setup *s, ekoc_plan *p, double from, double to, int nf, ekoc_plan_step *step) {
   ekoc_plan_job j;
@@ -151,18 +194,32 @@ static int add_segment(const ekoc_plan_setup *s, ekoc_plan *p, double from, doub
   rc = coupling_at(s, mu2_0, nf, &a0);
   if (rc == EKOC_OK) rc = coupling_at(s, mu2_1, nf, &a1);
   if (rc != EKOC_OK) return rc;
+  if (s->th->qed_order > 0 && !j.unity) {
+    rc = qed_step_couplings(s, from, to, nf, &j.qed_couplings);
+    if (rc != EKOC_OK) return rc;
+  }
   for (fam = 0; fam < 2; ++fam) {
-    base_family(s, &j.family[fam], EKOC_KIND_EVOLUTION, fam, nf);
-    j.family[fam].order = s->th->order;
-    j.family[fam].is_threshold = cliff;
-    j.family[fam].a0 = a0;
-    j.family[fam].a1 = a1;
+    ekoc_nspace_config *f = &j.family[fam];
+    base_family(s, f, EKOC_KIND_EVOLUTION, s->th->qed_order > 0 ? fam + EKOC_FAMILY_QED_NS : fam, nf);
+    f->order = s->th->order;
+    f->is_threshold = cliff;
+    f->a0 = a0;
+    f->a1 = a1;
+    if (s->th->qed_order > 0) {
+      f->qed_order = s->th->qed_order;
+      f->em_running = s->th->em_running;
+      f->lepton_number = ekoc_lepton_number(to); /* eko's lepton_number(mu2_to) */
+      f->qed_log_step = log(from / to) / s->rq->ev_op_iterations;
+      f->qed_couplings = j.qed_couplings;
+    }
   }
   idx = find_or_add_job(p, &j);
+  if (idx < 0 || p->jobs[idx].qed_couplings != j.qed_couplings) free(j.qed_couplings); /* not taken */
   if (idx < 0) return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory while planning");
   step->job = idx;
   step->kind = EKOC_STEP_SEGMENT;
   step->nf = nf;
+  step->unified = s->th->qed_order > 0;
   return EKOC_OK;
 }
 
@@ -193,6 +250,7 @@ static int add_matching(const ekoc_plan_setup *s, ekoc_plan *p, double scale, in
   step->job = idx;
   step->kind = backward ? EKOC_STEP_BACKWARD : EKOC_STEP_FORWARD;
   step->nf = hq - 1;
+  step->unified = s->th->qed_order > 0;
   return EKOC_OK;
 }
 
@@ -240,6 +298,7 @@ int ekoc_plan_build(const ekoc_plan_setup *s, ekoc_plan *p) {
   p->nf_out = calloc(rq->n_targets, sizeof *p->nf_out);
   if (!p->steps || !p->n_steps || !p->nf_out)
     return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory for %zu targets", rq->n_targets);
+  p->unified = s->th->qed_order > 0;
   for (t = 0; t < rq->n_targets; ++t) {
     rc = plan_target(s, p, t);
     if (rc != EKOC_OK) return rc;
@@ -252,6 +311,7 @@ void ekoc_plan_free(ekoc_plan *p) {
   for (i = 0; i < p->n_jobs; ++i) {
     ekoc_blockop_clear(&p->jobs[i].op);
     ekoc_blockop_clear(&p->jobs[i].taint);
+    free(p->jobs[i].qed_couplings);
   }
   free(p->jobs);
   free(p->steps);

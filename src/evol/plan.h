@@ -19,12 +19,13 @@ typedef struct ekoc_plan_job {
   int32_t nf;       /* segment nf, or the lower nf of a matching */
   double mu2_from, mu2_to;
   ekoc_nspace_config family[2];
-  ekoc_blockop op; /* result, in B_nf */
+  ekoc_blockop op; /* result, in B_nf (U_nf with QED) */
   /* only when some quadrature of the computation missed its tolerance: op's
    * values with error 1 at the entries whose integral failed, 0 elsewhere;
    * composed like op, its errors mark the entries a failure reaches */
   ekoc_blockop taint;
   size_t n_failed; /* integrals of this part that missed their tolerance */
+  double *qed_couplings; /* QED segment: the step couplings its families point to (owned) */
 } ekoc_plan_job;
 
 /* How a step of a path acts on the operator composed so far. */
@@ -39,6 +40,7 @@ typedef struct ekoc_plan_step {
   int32_t job;
   int32_t kind;     /* EKOC_STEP_* */
   int32_t nf;       /* segment nf / lower nf of the matching */
+  int32_t unified;  /* 1: the parts live in the unified bases U_nf (QED), 0: in B_nf */
 } ekoc_plan_step;
 
 #define EKOC_PLAN_MAX_STEPS 7 /* at most 4 segments and 3 matchings */
@@ -49,6 +51,7 @@ typedef struct ekoc_plan {
   ekoc_plan_step (*steps)[EKOC_PLAN_MAX_STEPS];
   int32_t *n_steps; /* per target */
   int32_t *nf_out;  /* per target */
+  int32_t unified;  /* QED: every part in U_nf (evol/basis.h), else B_nf */
 } ekoc_plan;
 
 /* What the plan reads from the (validated) theory and request. */

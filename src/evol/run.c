@@ -36,6 +36,7 @@ typedef struct run_context {
   ekoc_profile *prof;
   ekoc_quad_progress progress;     /* rows over all the parts */
   ekoc_nspace_cache *nspace_cache; /* batch backend, may be NULL */
+  int32_t unified;                 /* QED: the parts go into U_nf */
 } run_context;
 
 /* ---- the elements of a part and their places ------------------------------------- */
@@ -45,6 +46,12 @@ typedef struct run_context {
  * matching (q,q), (H,H) then the singlet 3x3. Returns their number. */
 static int job_elements(const ekoc_plan_job *j, element_map *m) {
   int n = 0, e;
+  if (!j->is_matching && ekoc_nspace_is_qed(&j->family[0])) {
+    /* job family 0: ns+u, ns+d, ns-u, ns-d, valence 2x2; family 1: the singlet 4x4 */
+    for (e = 0; e < 8; ++e) m[n++] = (element_map){0, e, e < 4 || e == 4 || e == 7};
+    for (e = 0; e < 16; ++e) m[n++] = (element_map){1, e, e % 5 == 0};
+    return n;
+  }
   if (!j->is_matching) {
     int order = j->family[0].order;
     for (e = 0; e < order && e < 3; ++e) m[n++] = (element_map){EKOC_FAMILY_NS, e, 1};
@@ -115,11 +122,76 @@ static int assemble_matching(int nf, const part_elements *el, ekoc_blockop *op) 
   return ok;
 }
 
-/* Places the element matrices of a job into the block operator *op (B_nf). */
-static int assemble_job(const ekoc_plan_job *j, ekoc_blockop *op, size_t nx, const part_elements *el) {
+/* The element matrices of a QED segment placed into *op (U_nf, evol/basis.h):
+ * the singlet 4x4 on (g, ph, Sigma, Sigma_Delta), the valence 2x2 on (V,
+ * V_Delta), ns+d / ns-d on T^d_3, V^d_3 (and T^d_8, V^d_8 from nf 5), ns+u /
+ * ns-u on T^u_3, V^u_3 from nf 4 (T^u_8, V^u_8 at nf 6); intrinsic heavy
+ * flavours with the identity. Returns 0 on no memory. */
+static int assemble_segment_qed(int nf, const part_elements *el, ekoc_blockop *op) {
+  double *const *val = el->val, *const *err = el->err;
+  int e, pid, ok = 1;
+  ok &= ekoc_blockop_set(op, EKOC_USLOT_TD3, EKOC_USLOT_TD3, val[1], err[1]);
+  ok &= ekoc_blockop_set(op, EKOC_USLOT_VD3, EKOC_USLOT_VD3, val[3], err[3]);
+  for (pid = 4; pid <= 6; ++pid) {
+    int t = ekoc_uslot_t(pid), v = ekoc_uslot_v(pid), up = pid % 2 == 0;
+    if (pid <= nf) {
+      ok &= ekoc_blockop_set(op, t, t, val[up ? 0 : 1], err[up ? 0 : 1]);
+      ok &= ekoc_blockop_set(op, v, v, val[up ? 2 : 3], err[up ? 2 : 3]);
+    } else {
+      ok &= ekoc_blockop_set_identity(op, t, t);
+      ok &= ekoc_blockop_set_identity(op, v, v);
+    }
+  }
+  for (e = 0; e < 4; ++e)
+    ok &= ekoc_blockop_set(op, EKOC_USLOT_V + e / 2, EKOC_USLOT_V + e % 2, val[4 + e], err[4 + e]);
+  for (e = 0; e < 16; ++e) /* (g, ph, Sigma, Sigma_Delta) are the slots 0..3 */
+    ok &= ekoc_blockop_set(op, EKOC_USLOT_G + e / 4, EKOC_USLOT_G + e % 4, val[8 + e], err[8 + e]);
+  return ok;
+}
+
+/* Slots of a matching singlet index (g, q, H) for heavy quark hq in U_nf. */
+static int matching_singlet_uslot(int idx, int hq) {
+  return idx == 0 ? EKOC_USLOT_G : idx == 1 ? EKOC_USLOT_SIGMA : ekoc_uslot_t(hq);
+}
+
+/* The matching nf -> nf+1 with QED placed into *op (U_nf; eko's QED matching
+ * condition): the QCD matching with the light non-singlet element also on
+ * Sigma_Delta, V_Delta and the active T/V pairs, the photon with the
+ * identity. Returns 0 on no memory. */
+static int assemble_matching_qed(int nf, const part_elements *el, ekoc_blockop *op) {
+  double *const *val = el->val, *const *err = el->err;
+  int hq = nf + 1, pid, e, ok = 1;
+  static const int light[4] = {EKOC_USLOT_V, EKOC_USLOT_SDELTA, EKOC_USLOT_VDELTA, EKOC_USLOT_TD3};
+  for (e = 0; e < 4; ++e) ok &= ekoc_blockop_set(op, light[e], light[e], val[0], err[0]);
+  ok &= ekoc_blockop_set(op, EKOC_USLOT_VD3, EKOC_USLOT_VD3, val[0], err[0]);
+  ok &= ekoc_blockop_set_identity(op, EKOC_USLOT_PH, EKOC_USLOT_PH);
+  for (pid = 4; pid <= 6; ++pid) {
+    int t = ekoc_uslot_t(pid), v = ekoc_uslot_v(pid);
+    if (pid <= nf) {
+      ok &= ekoc_blockop_set(op, t, t, val[0], err[0]);
+      ok &= ekoc_blockop_set(op, v, v, val[0], err[0]);
+    } else if (pid > hq) {
+      ok &= ekoc_blockop_set_identity(op, t, t);
+      ok &= ekoc_blockop_set_identity(op, v, v);
+    }
+  }
+  ok &= ekoc_blockop_set(op, ekoc_uslot_v(hq), ekoc_uslot_v(hq), val[1], err[1]);
+  for (e = 0; e < 9; ++e) {
+    int a = matching_singlet_uslot(e / 3, hq), b = matching_singlet_uslot(e % 3, hq);
+    ok &= ekoc_blockop_set(op, a, b, val[2 + e], err[2 + e]);
+  }
+  return ok;
+}
+
+/* Places the element matrices of a job into the block operator *op (B_nf,
+ * or U_nf with QED). */
+static int assemble_job(const ekoc_plan_job *j, int unified, ekoc_blockop *op, size_t nx, const part_elements *el) {
   int ok;
   ekoc_blockop_init(op, nx);
-  ok = j->is_matching ? assemble_matching(j->nf, el, op) : assemble_segment(j->nf, el, op);
+  if (unified)
+    ok = j->is_matching ? assemble_matching_qed(j->nf, el, op) : assemble_segment_qed(j->nf, el, op);
+  else
+    ok = j->is_matching ? assemble_matching(j->nf, el, op) : assemble_segment(j->nf, el, op);
   if (!ok) {
     ekoc_blockop_clear(op);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory assembling an operator part");
@@ -265,12 +337,12 @@ static int integrate_part(const ekoc_plan_job *j, run_context *ctx, part_element
 
 /* j->taint: the failed entries of part j placed like its values (errors 1
  * where the integral failed, 0 elsewhere). */
-static int assemble_taint(ekoc_plan_job *j, size_t nx, part_elements *el) {
+static int assemble_taint(ekoc_plan_job *j, int unified, size_t nx, part_elements *el) {
   size_t k;
   int e;
   for (e = 0; e < el->n; ++e)
     for (k = 0; k < nx * nx; ++k) el->err[e][k] = el->flag[e][k] ? 1.0 : 0.0;
-  return assemble_job(j, &j->taint, nx, el);
+  return assemble_job(j, unified, &j->taint, nx, el);
 }
 
 /* j->op (and j->taint when an integral failed) of one part; identity parts
@@ -287,8 +359,8 @@ static int run_job(ekoc_plan_job *j, run_context *ctx, size_t *n_failed) {
   else if (rc == EKOC_OK)
     rc = integrate_part(j, ctx, &el, &failed);
   if (rc == EKOC_OK) {
-    rc = assemble_job(j, &j->op, nx, &el);
-    if (rc == EKOC_OK && failed > 0) rc = assemble_taint(j, nx, &el);
+    rc = assemble_job(j, ctx->unified, &j->op, nx, &el);
+    if (rc == EKOC_OK && failed > 0) rc = assemble_taint(j, ctx->unified, nx, &el);
     j->n_failed = failed;
     *n_failed += failed;
   }
@@ -341,6 +413,7 @@ int ekoc_run_parts(ekoc_plan *p, const ekoc_interp *interp, const ekoc_request *
   ctx.interp = interp;
   ctx.rq = rq;
   ctx.prof = prof;
+  ctx.unified = p->unified;
   {
     uint64_t rows = 0;
     for (i = 0; i < p->n_jobs; ++i)

@@ -35,7 +35,8 @@ int ekoc_interp_basis_areas(const ekoc_interp *interp, size_t j, const double **
 size_t ekoc_nspace_family_len(const ekoc_nspace_config *cfg) {
   if (!cfg) return 0;
   if (cfg->kind != EKOC_KIND_EVOLUTION && cfg->kind != EKOC_KIND_MATCHING) return 0;
-  if (cfg->family != EKOC_FAMILY_NS && cfg->family != EKOC_FAMILY_SINGLET) return 0;
+  if (cfg->family < EKOC_FAMILY_NS || cfg->family > EKOC_FAMILY_QED_SINGLET) return 0;
+  if (ekoc_nspace_is_qed(cfg) && cfg->kind != EKOC_KIND_EVOLUTION) return 0;
   return (size_t)ekoc_nspace_family_size(cfg);
 }
 

@@ -19,7 +19,7 @@
 
 struct ekoc_interp;
 
-#define EKOC_JOB_MAX_ELEMENTS 13
+#define EKOC_JOB_MAX_ELEMENTS 24 /* a QED segment: 8 non-singlet + 16 singlet */
 
 typedef struct ekoc_quad_element {
   int32_t family;  /* index into ekoc_quad_job.family */

@@ -33,8 +33,9 @@ struct ekoc_nspace_panels {
 
 /* The physics choices besides (kind, family, order, nf) a tower depends on:
  * polarized, time_like, and at N3LO evolution the anomalous-dimension choice
- * (n3lo_ad_variation[7], use_fhmruvv); 0 where the tower does not read it. */
-#define TOWER_CHOICE_LEN 10
+ * (n3lo_ad_variation[7], use_fhmruvv), and the QED order of a QED family; 0
+ * where the tower does not read it. */
+#define TOWER_CHOICE_LEN 11
 
 typedef struct tower_slot {
   int32_t kind, family, order, nf;
@@ -217,6 +218,7 @@ static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE
     for (i = 0; i < 7; ++i) choice[2 + i] = cfg->n3lo_ad_variation[i];
     choice[9] = cfg->use_fhmruvv;
   }
+  if (ekoc_nspace_is_qed(cfg)) choice[10] = cfg->qed_order; /* the QED towers' pairs */
 }
 
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready) {
