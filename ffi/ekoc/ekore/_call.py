@@ -20,6 +20,14 @@ def qcd_order(order, where: str) -> int:
     return F.integer(order, where)
 
 
+def qed_orders(order, where: str) -> tuple[int, int]:
+    """eko's (qcd, qed) pair of the QED functions; the QED order must be 1 or 2
+    (eko's QED grids index a_em^1 unconditionally), the QCD order is checked by
+    the crate."""
+    F.sequence(list(order) if isinstance(order, (tuple, list, np.ndarray)) else order, where, 2)
+    return F.integer(order[0], f"{where}[0]", 0), F.integer(order[1], f"{where}[1]", 1, 2)
+
+
 def unsupported(field: str, value, why: str):
     raise _errors.EkocUnsupportedFieldError(field, value, f"{why} is not implemented in ekoc")
 

@@ -10,7 +10,7 @@ use super::{EKORE_ERR_MODE, EKORE_ERR_NF, EKORE_ERR_ORDER, EKORE_MAX_ORDER, EKOR
 use crate::as4;
 use crate::complex::C64;
 use crate::harmonics::Sums;
-use crate::qed::{self, N3lo, NS_MODES};
+use crate::qed::{self, N3lo};
 
 /// QED sector: the four non-singlet modes 10102, 10103, 10202, 10203.
 pub const EKORE_QED_NS: u32 = 0;
@@ -60,6 +60,7 @@ fn check_args(func: &str, sector: u32, order_qcd: u32, order_qed: u32, nf: u32) 
 
 /// The grid of one point, flattened into `g` (qed_len entries) in the layout of
 /// `ekore_gamma_qed_batch`.
+#[allow(clippy::too_many_arguments)]
 fn eval_point(func: &str, sector: u32, oq: u32, oe: u32, s: &Sums, nf: u32, choice: Option<&Choice>, g: &mut [C64]) -> Result<(), i32> {
     let sums5 = match choice {
         Some(_) => Some(sum_values(func, s, sector == EKORE_QED_SINGLET)?),
@@ -73,8 +74,7 @@ fn eval_point(func: &str, sector: u32, oq: u32, oe: u32, s: &Sums, nf: u32, choi
     let mut k = 0;
     match sector {
         EKORE_QED_NS => {
-            for mode in NS_MODES {
-                let t = qed::gamma_ns_qed(oq, oe, mode, s, nf, n3lo.as_ref());
+            for t in qed::gamma_ns_qed_all(oq, oe, s, nf, n3lo.as_ref()) {
                 for row in t.iter().take(ni) {
                     g[k..k + nj].copy_from_slice(&row[..nj]);
                     k += nj;

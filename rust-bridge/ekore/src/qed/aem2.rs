@@ -41,14 +41,20 @@ fn ns_nf_part(s: &Sums, nf: u32) -> C64 {
     r * (NC * sum_e2(nf))
 }
 
+/// gamma_ns,+-^(0,2) of a quark of squared charge `e2` from the O(a_s a_em)
+/// kernel `mixed` of the same sector: mixed e2 / (2 C_F) + the nf part.
+pub fn gamma_ns_from_mixed(mixed: C64, s: &Sums, nf: u32, e2: f64) -> C64 {
+    mixed * e2 / CF / 2.0 + ns_nf_part(s, nf)
+}
+
 /// gamma_ns,+^(0,2) of a quark of squared charge `e2` (eqs. 57 + 58).
 pub fn gamma_nsp(s: &Sums, m: &MixedSums, nf: u32, e2: f64) -> C64 {
-    as1aem1::gamma_nsp(s, m) * e2 / CF / 2.0 + ns_nf_part(s, nf)
+    gamma_ns_from_mixed(as1aem1::gamma_nsp(s, m), s, nf, e2)
 }
 
 /// gamma_ns,-^(0,2) of a quark of squared charge `e2` (eqs. 57 - 58).
 pub fn gamma_nsm(s: &Sums, m: &MixedSums, nf: u32, e2: f64) -> C64 {
-    as1aem1::gamma_nsm(s, m) * e2 / CF / 2.0 + ns_nf_part(s, nf)
+    gamma_ns_from_mixed(as1aem1::gamma_nsm(s, m), s, nf, e2)
 }
 
 /// The pure-singlet gamma_ps^(0,2), eq. 59 (with 2 nf N_C).
@@ -72,7 +78,8 @@ pub fn gamma_singlet(s: &Sums, m: &MixedSums, nf: u32) -> [[C64; 4]; 4] {
     let (vu, vd, e2m, e2avg) = fractions(nf);
     let (ph_u, ph_d) = (gamma_phq(s, nf, EU2), gamma_phq(s, nf, ED2));
     let (u_ph, d_ph) = (gamma_qph(s, nf, EU2), gamma_qph(s, nf, ED2));
-    let (ns_u, ns_d) = (gamma_nsp(s, m, nf, EU2), gamma_nsp(s, m, nf, ED2));
+    let mixed = as1aem1::gamma_nsp(s, m);
+    let (ns_u, ns_d) = (gamma_ns_from_mixed(mixed, s, nf, EU2), gamma_ns_from_mixed(mixed, s, nf, ED2));
     let ps = gamma_ps(s, nf);
     let off = (ns_u * EU2 - ns_d * ED2) + ps * (e2m * e2avg);
     let z = C64::ZERO;
@@ -87,7 +94,8 @@ pub fn gamma_singlet(s: &Sums, m: &MixedSums, nf: u32) -> [[C64; 4]; 4] {
 /// The 2x2 valence matrix on (V, V_Delta).
 pub fn gamma_valence(s: &Sums, m: &MixedSums, nf: u32) -> [[C64; 2]; 2] {
     let (vu, vd, _, _) = fractions(nf);
-    let (ns_u, ns_d) = (gamma_nsm(s, m, nf, EU2), gamma_nsm(s, m, nf, ED2));
+    let mixed = as1aem1::gamma_nsm(s, m);
+    let (ns_u, ns_d) = (gamma_ns_from_mixed(mixed, s, nf, EU2), gamma_ns_from_mixed(mixed, s, nf, ED2));
     let off = ns_u * EU2 - ns_d * ED2;
     [
         [ns_u * (vu * EU2) + ns_d * (vd * ED2), off * vu],

@@ -24,7 +24,7 @@ mod reference;
 #[cfg(test)]
 mod tests;
 
-pub use towers::{gamma_ns_qed, gamma_singlet_qed, gamma_valence_qed, N3lo, NsQed, SingletQed, ValenceQed};
+pub use towers::{gamma_ns_qed, gamma_ns_qed_all, gamma_singlet_qed, gamma_valence_qed, N3lo, NsQed, SingletQed, ValenceQed};
 
 use crate::complex::C64;
 use crate::harmonics::{g3, Sums};
@@ -105,7 +105,7 @@ impl MixedSums {
         let mut p = inv;
         for hp in half_plus.iter_mut() {
             *hp += p;
-            p = p * inv;
+            p *= inv;
         }
         let s1_p2 = s.s1() + (n + 1.0).recip() + (n + 2.0).recip();
         MixedSums { half: s.s_half, half_plus, g3: s.g3(), g3_p2: g3(n + 2.0, s1_p2) }

@@ -145,3 +145,22 @@ fn charge_combinations() {
     }
     assert_eq!([n_up(3), n_up(4), n_up(5), n_up(6)], [1, 2, 2, 3]);
 }
+
+/// The four-mode grid is bitwise the per-mode one, at every order pair, both
+/// N3LO variants, every case's N.
+#[test]
+fn all_modes_equal_one_mode_bitwise() {
+    for case in CASES.iter() {
+        let s = Sums::new(c(case.n)).unwrap();
+        let odd = SumValues::from_sums(&s, false).unwrap();
+        let ch = choice(case, &odd);
+        for q in 1..=4u32 {
+            for e in 1..=2u32 {
+                let all = gamma_ns_qed_all(q, e, &s, case.nf, Some(&ch));
+                for (m, mode) in NS_MODES.iter().enumerate() {
+                    assert_eq!(all[m], gamma_ns_qed(q, e, *mode, &s, case.nf, Some(&ch)), "mode {mode} ({q}, {e})");
+                }
+            }
+        }
+    }
+}

@@ -16,7 +16,9 @@
 //!   at N3LO with FHMRUVV that gamma_ns,+ takes variation entry 3 (qq), as
 //!   gamma_qq does, not entry 4.
 
-use super::{aem1, aem2, as1aem1, MixedSums, ED2, EU2, MODE_NS_MINUS_D, MODE_NS_MINUS_U, MODE_NS_PLUS_D, MODE_NS_PLUS_U};
+use super::{
+    aem1, aem2, as1aem1, MixedSums, ED2, EU2, MODE_NS_MINUS_D, MODE_NS_MINUS_U, MODE_NS_PLUS_D, MODE_NS_PLUS_U, NS_MODES,
+};
 use crate::as4::{self, MODE_NS_MINUS, MODE_NS_PLUS, MODE_NS_VALENCE};
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -80,6 +82,43 @@ pub fn gamma_ns_qed(order_qcd: u32, order_qed: u32, mode: u32, s: &Sums, nf: u32
         g[4][0] = as4::gamma_ns(sector, c.sums, nf, &c.variation, c.use_fhmruvv);
     }
     g
+}
+
+/// The grids of the four modes in `NS_MODES` order, each bitwise
+/// `gamma_ns_qed` of its mode, sharing the sums and the QCD entries (the N3LO
+/// ones through `as4::gamma_ns_all`, one basis for ns+ and ns-).
+pub fn gamma_ns_qed_all(order_qcd: u32, order_qed: u32, s: &Sums, nf: u32, n3lo: Option<&N3lo>) -> [NsQed; 4] {
+    let m = MixedSums::new(s);
+    let mut qcd = [[C64::ZERO; 2]; 5]; // [i][ns+, ns-]
+    let ns0 = as1::gamma_ns(s, nf);
+    qcd[1] = [ns0, ns0];
+    if order_qcd >= 2 {
+        qcd[2] = [as2::gamma_nsp(s, nf), as2::gamma_nsm(s, nf)];
+    }
+    if order_qcd >= 3 {
+        qcd[3] = [as3::gamma_nsp(s, nf), as3::gamma_nsm(s, nf)];
+    }
+    if order_qcd >= 4 {
+        let c = n3lo_of(order_qcd, n3lo);
+        let [plus, minus, _] = as4::gamma_ns_all(c.sums, nf, &c.variation, c.use_fhmruvv);
+        qcd[4] = [plus, minus];
+    }
+    let aem1_ns = aem1::gamma_ns(s);
+    let mixed = [as1aem1::gamma_nsp(s, &m), as1aem1::gamma_nsm(s, &m)];
+    let mut out = [[[C64::ZERO; 3]; 5]; 4];
+    for (g, mode) in out.iter_mut().zip(NS_MODES) {
+        let (plus, e2) = mode_parts(mode).expect("NS_MODES are the QED modes");
+        let k = if plus { 0 } else { 1 };
+        for i in 1..=order_qcd as usize {
+            g[i][0] = qcd[i][k];
+        }
+        g[0][1] = aem1_ns * e2;
+        g[1][1] = mixed[k] * e2;
+        if order_qed >= 2 {
+            g[0][2] = aem2::gamma_ns_from_mixed(mixed[k], s, nf, e2) * e2;
+        }
+    }
+    out
 }
 
 fn diag2(a: C64, b: C64) -> [[C64; 2]; 2] {
