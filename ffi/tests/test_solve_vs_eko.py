@@ -48,7 +48,8 @@ def _check(sol, ref, name, backend):
         t = sol[ep]
         assert t.operator.shape == ref["operators"][i].shape
         assert np.all(np.isfinite(t.operator)) and np.all(t.error >= 0)
-        stats = compare(t.operator, t.error, ref["operators"][i], ref["errors"][i])
+        extra = _photon_allowance(ref["operators"][i]) if name.startswith("qed_") else 0.0
+        stats = compare(t.operator, t.error, ref["operators"][i], ref["errors"][i], extra=extra)
         print(f"\n{name} {backend} target {ep}: max |dev| {stats['max_abs_dev']:.3g} at {stats['at']} "
               f"({stats['max_dev_over_scale']:.3g} of max|op| {stats['scale']:.3g}), "
               f"max dev/tol {stats['max_ratio']:.3g} at {stats['worst']}, "
@@ -61,6 +62,25 @@ def _check(sol, ref, name, backend):
     if backend == "adaptive":
         assert sol.failures == 0
     return worst
+
+
+PHOTON = ekoc.PIDS.index(22)
+#: eko's photon difference allowed on QED cards, of max|op| (measured: up to 7.1e-7)
+PHOTON_ALLOWANCE = 1e-6
+
+
+def _photon_allowance(ref):
+    """With QED the photon-photon element tends to a constant at large N;
+    ekoc inverts it minus that constant and adds the constant's inverse
+    exactly, eko integrates it whole up to its cut at 1 - mellin_cut, which
+    misses the converged value by up to thousands of its tolerances
+    (tests/test_qed_photon.c shows both, docs/physics.md §15.3). The entries
+    of the photon row and column (and what the products of parts carry of
+    them) get PHOTON_ALLOWANCE x max|op| on top of eko's tolerance."""
+    band = np.zeros(np.shape(ref), dtype=bool)
+    band[PHOTON] = True
+    band[:, :, PHOTON] = True
+    return np.where(band, PHOTON_ALLOWANCE * np.abs(ref).max(), 0.0)
 
 
 @pytest.mark.parametrize("name", list(cards.CARDS))

@@ -64,12 +64,15 @@ EKOC_HD ekoc_qed_steps ekoc_qed_steps_of(int32_t iterations, const double *coupl
 
 /* Non-singlet QED kernels of n_entries entries at once. g[p * stride + e] is
  * pair p of entry e; out[e] receives E_e. beta[4] are the QCD beta_0..3 of nf,
- * beta_mix = beta_qcd(2,1), log_step = ln(mu2_from/mu2_to) per step. */
+ * beta_mix = beta_qcd(2,1), log_step = ln(mu2_from/mu2_to) per step. Every
+ * factor of eko's product is an exponential (its exact non-singlet solutions
+ * exp[sum_i gamma^(i) j^(i)]), so the exponents are summed over the steps and
+ * exponentiated once. */
 EKOC_HD void ekoc_kernel_qed_ns(int32_t order, int32_t qed_order, const double beta[4], double beta_mix,
                                 double log_step, ekoc_qed_steps st, const ekoc_complex *g, int stride,
                                 int n_entries, ekoc_complex *out) {
   int e, s, i, pq = order, p11 = order + 1, p02 = order + 2;
-  for (e = 0; e < n_entries; ++e) out[e] = c_real(1.0);
+  for (e = 0; e < n_entries; ++e) out[e] = c_real(0.0); /* the exponents first */
   for (s = 0; s < st.n; ++s) {
     double aem = st.aem_half[s];
     double j[EKOC_MAX_ORDER];
@@ -82,16 +85,16 @@ EKOC_HD void ekoc_kernel_qed_ns(int32_t order, int32_t qed_order, const double b
     k.beta[0] += aem * beta_mix;
     k.a0 = st.as_ends[s];
     k.a1 = st.as_ends[s + 1];
-    ekoc_kernel_ns_evolution_integrals(&k, j);
+    ekoc_kernel_ns_evolution_integrals(&k, j); /* j^(0,0) at LO, the exact j^(i, order-1) above */
     for (e = 0; e < n_entries; ++e) {
-      ekoc_complex gl[EKOC_MAX_ORDER], pure;
-      for (i = 0; i < order; ++i) gl[i] = g[i * stride + e];
-      gl[0] = c_add(gl[0], c_scale(g[p11 * stride + e], aem));
-      pure = c_scale(g[pq * stride + e], aem);
+      ekoc_complex expo = c_scale(c_add(g[e], c_scale(g[p11 * stride + e], aem)), j[0]);
+      ekoc_complex pure = c_scale(g[pq * stride + e], aem);
+      for (i = 1; i < order; ++i) expo = c_add(expo, c_scale(g[i * stride + e], j[i]));
       if (qed_order >= 2) pure = c_add(pure, c_scale(g[p02 * stride + e], aem * aem));
-      out[e] = c_mul(out[e], c_mul(ekoc_kernel_ns_with(&k, j, gl), c_exp(c_scale(pure, log_step))));
+      out[e] = c_add(out[e], c_add(expo, c_scale(pure, log_step)));
     }
   }
+  for (e = 0; e < n_entries; ++e) out[e] = c_exp(out[e]);
 }
 
 /* Valence (dim 2) or singlet (dim 4) QED kernel: g[p * dim*dim + r*dim + c] is

@@ -146,6 +146,37 @@ EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex 
   }
 }
 
+/* The photon-photon element of the QED singlet kernel as N -> infinity:
+ * the photon's own anomalous dimensions are N-independent (eko's aem1 and
+ * as1aem1 gamma_phph: 4/3 N_C sum e_q^2 and 4 C_F C_A sum e_q^2) or tend to
+ * a constant (aem2: N_C sum e_q^4 (gamma_gph(N)/(C_F C_A) + 4) -> 4 N_C sum
+ * e_q^4), and its mixing with quarks and gluons vanishes, so E_(ph,ph) ->
+ * this constant c. The quadrature inverts E - c and adds c delta_kj exactly
+ * (the inverse of a constant), as for the identity part of a matching:
+ * E itself does not decay along the contour (docs/physics.md §15.3). */
+EKOC_HD double ekoc_nspace_qed_photon_limit(const ekoc_nspace_cfg *cfg) {
+  ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
+  double e2 = ekoc_quark_charge2_sum(cfg->nf), e4 = ekoc_quark_charge4_sum(cfg->nf);
+  double g01 = 4.0 / 3.0 * EKOC_NC * e2, g11 = 4.0 * EKOC_CF * EKOC_CA * e2, g02 = 4.0 * EKOC_NC * e4;
+  double expo = 0.0, beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), c;
+  int s, i;
+  if (cfg->sv_mode == EKOC_SV_EXPONENTIATED && cfg->em_running && cfg->qed_order >= 2)
+    g02 += ekoc_beta_qed_aem2(cfg->nf, cfg->lepton_number) * cfg->sv_log * g01;
+  for (s = 0; s < st.n; ++s) { /* the steps of ekoc_kernel_qed_matrix, photon entry only */
+    double as = st.as_half[s], aem = st.aem_half[s], betatot = beta_mix * as * as * aem, apow = as * as;
+    for (i = 0; i < cfg->order; ++i) {
+      betatot += cfg->beta[i] * apow;
+      apow *= as;
+    }
+    expo += (g01 * aem + g11 * as * aem + (cfg->qed_order >= 2 ? g02 * aem * aem : 0.0)) *
+            (st.as_ends[s + 1] - st.as_ends[s]) / betatot;
+  }
+  c = exp(expo);
+  if (cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold && cfg->em_running && cfg->qed_order >= 2)
+    c *= 1.0 + st.aem_half[st.n - 1] * cfg->sv_log * g01; /* the photon entry of the K factor */
+  return c;
+}
+
 /* Matching, from the OME tower (cfg->order matrices of dim x dim, dim = 2 for
  * the non-singlet family, 3 for the singlet one). Writes the family's elements;
  * returns 0 if a backward-exact inverse is singular. */

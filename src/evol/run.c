@@ -298,6 +298,9 @@ static int quad_job_fill(const ekoc_plan_job *j, const ekoc_interp *interp, part
      * and add the identity exactly (eko inverts the 1 numerically too, up
      * to the path cut at 1 - mellin_cut: a difference of order 1e-7) */
     q->subtract = (j->is_matching && m->diagonal) ? 1.0 : 0.0;
+    /* the photon of a QED segment tends to a constant at large N: invert only the rest */
+    if (j->family[m->family].family == EKOC_FAMILY_QED_SINGLET && m->element == 5)
+      q->subtract = ekoc_nspace_qed_photon_limit(&j->family[m->family]);
     q->value = el->val[e];
     q->error = el->err[e];
     q->failed = el->flag[e];
