@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define EKOC_VERSION_MAJOR 0
-#define EKOC_VERSION_MINOR 2
+#define EKOC_VERSION_MINOR 3
 #define EKOC_VERSION_PATCH 0
 
 /* ---- status codes (explicit numbers, never reused) ------------------------ */

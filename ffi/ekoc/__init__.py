@@ -27,7 +27,7 @@ from ._quad import IntegrationWarning, QuadKernel, quad_kernel
 from ._solve import PIDS, Cancel, Job, NSpaceCache, Solution, TargetOperator, profile, progress_bar, solve, submit
 from ._stream import solve_stream
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "PIDS", "Cancel", "EkocCancelled", "EkocError", "EkocFieldError", "EkocFieldTypeError", "EkocMemoryError",

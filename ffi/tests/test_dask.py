@@ -82,13 +82,14 @@ def test_eko_files_written_by_workers(client, tmp_path):
 def test_bad_jobs_reported_others_succeed(client):
     good = cards.card("lo_ffns")
     qed = cards.card("lo_ffns")
-    qed[0]["order"] = [1, 1]  # not implemented in ekoc: NotImplementedError naming the field
+    qed[0]["order"] = [1, 1]  # QED with truncated: not implemented (eko has none): NotImplementedError
+    qed[1]["configs"]["evolution_method"] = "truncated"
     bad_nf = cards.card("lo_ffns")
     bad_nf[1]["mugrid"] = [[100.0, 9]]  # refused by the C library: an ekoc.EkocError subclass
     jobs = [good, qed, (1, 2, 3, 4), bad_nf, good]
     results = ekoc.solve_many(jobs, client=client)
     assert [r.ok for r in results] == [True, False, False, False, True]
-    assert isinstance(results[1].error, NotImplementedError) and "order[1]=1" in str(results[1].error)
+    assert isinstance(results[1].error, NotImplementedError) and "evolution_method" in str(results[1].error)
     assert "QED" in results[1].traceback
     assert isinstance(results[2].error, TypeError) and "jobs[2]" in str(results[2].error)
     assert isinstance(results[3].error, (ekoc.EkocError, ValueError)), repr(results[3].error)

@@ -21,7 +21,8 @@ def _cards(name="lo_ffns"):
 @pytest.mark.parametrize(
     "edit,field",
     [
-        (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]"),
+        (lambda th, op: (th.update(order=[2, 1]), op["configs"].update(evolution_method="truncated")),
+         "operator_card.configs.evolution_method"),  # QED: iterate-exact only, as eko
         (lambda th, op: th.update(matching_order=[0, 1]), "theory_card.matching_order[1]"),
         (lambda th, op: th["heavy"].update(masses_scheme="msbar"), "theory_card.heavy.masses_scheme"),
         (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized"),
@@ -220,7 +221,9 @@ def test_importing_the_package_does_not_load_the_library():
 @pytest.mark.parametrize(
     "edit,card_field,setup_field,c_field",
     [
-        (lambda th, op: th.update(order=[2, 1]), "theory_card.order[1]", dict(qed_order=1), "theory.qed_order=1"),
+        (lambda th, op: (th.update(order=[2, 1]), op["configs"].update(evolution_method="truncated")),
+         "operator_card.configs.evolution_method",
+         dict(qed_order=1, method=ekoc._cards.METHODS["truncated"], method_name="truncated"), "request.method="),
         (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized",
          dict(polarized=1), "theory.polarized=1"),
         (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like",

@@ -34,8 +34,8 @@ static void check(int32_t rc, const double *re, const double *im, size_t n, cons
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
-  /* the largest output: count * 4 * order singlet values at order 4, guarded by 16 */
-  static double re[4 * 4 * MAXP + 16], im[4 * 4 * MAXP + 16], re2[64], im2[64];
+  /* the largest output: count * EKORE_QED_LEN_MAX QED singlet values at orders (4, 2), guarded by 16 */
+  static double re[EKORE_QED_LEN_MAX * MAXP + 16], im[EKORE_QED_LEN_MAX * MAXP + 16], re2[64], im2[64];
   ekore_n3lo n3lo;
   double nre[MAXP], nim[MAXP];
   uint8_t what = fz_u8(&f);
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memset(im, POISON, sizeof im);
   memset(re2, POISON, sizeof re2);
   memset(im2, POISON, sizeof im2);
-  switch (what % 11) {
+  switch (what % 12) {
   case 0:
     check(ekore_beta(nf, re), re, NULL, 4, "beta");
     break;
@@ -97,6 +97,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check(ekore_gamma_ns_all_batch_n3lo(order, &n3lo, nre, nim, count, nf, re, im), re, im,
           order <= 4 ? count * 3 * order : 0, "gamma_ns_all_batch_n3lo");
     break;
+  case 10: { /* the QED towers: sector, QED order and the rest from the input */
+    uint32_t sector = fz_u8(&f) < 240 ? (uint32_t)(fz_u8(&f) % 3) : fz_u32(&f);
+    uint32_t qed = (uint32_t)fz_int(&f, 0, 3);
+    size_t len = ekore_gamma_qed_len(sector, order, qed);
+    check(ekore_gamma_qed_batch(sector, order, qed, &n3lo, nre, nim, count, nf, re, im), re, im, count * len,
+          "gamma_qed_batch");
+    break;
+  }
   default: {
     int32_t rc = ekore_n3lo_check(&n3lo);
     FUZZ_REQUIRE(rc == (n3lo.use_fhmruvv <= 1 ? EKORE_OK : EKORE_ERR_VARIATION), "n3lo_check: %d", (int)rc);
@@ -104,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   }
   /* writes stay inside the documented length */
-  FUZZ_REQUIRE(untouched(re + 4 * 4 * MAXP, 16) && untouched(im + 4 * 4 * MAXP, 16), "write past the output");
+  FUZZ_REQUIRE(untouched(re + EKORE_QED_LEN_MAX * MAXP, 16) && untouched(im + EKORE_QED_LEN_MAX * MAXP, 16),
+               "write past the output");
   return 0;
 }

@@ -1,6 +1,7 @@
 /* fuzz_nspace.c: libFuzzer harness for the N-space families and the
  * per-point kernel: ekoc_nspace_evaluate with every field of
- * ekoc_nspace_config and N drawn from the input, ekoc_beta, and (one input
+ * ekoc_nspace_config (the QED families and their step couplings included) and N
+ * drawn from the input, ekoc_beta, and (one input
  * in four) ekoc_quad_kernel / ekoc_quad_integrate for one element on a small
  * basis with fuzzed arguments (limit <= 12 to keep executions fast).
  * Checks: no crash or sanitizer report; on failure outputs untouched and a
@@ -17,13 +18,14 @@ static const double grid[6] = {1e-4, 1e-3, 1e-2, 0.1, 0.5, 1.0};
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
   ekoc_nspace_config c;
-  double re[10], im[10], nre, nim;
+  static double qed_steps[3 * 20 + 1]; /* the QED families' step couplings */
+  double re[17], im[17], nre, nim;
   int rc, i;
   uint8_t what = fz_u8(&f);
 
   memset(&c, 0, sizeof c);
   c.kind = fz_int(&f, 0, 1);
-  c.family = fz_int(&f, 0, 1);
+  c.family = fz_int(&f, 0, 3);
   c.order = c.kind == EKOC_KIND_EVOLUTION ? fz_int(&f, 1, 3) : fz_int(&f, 0, 2);
   c.nf = fz_int(&f, 3, 6);
   c.method = fz_int(&f, 0, EKOC_METHOD_COUNT - 1);
@@ -38,12 +40,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   c.ome_log = fz_u8(&f) < 128 ? 0.0 : fz_num(&f, -3.0, 3.0, 0);
   if (ekoc_beta(c.nf >= 3 && c.nf <= 6 ? c.nf : 4, c.beta) != EKOC_OK) abort();
   if (fz_u8(&f) >= 230) c.beta[fz_u8(&f) % 4] = fz_num(&f, -100.0, 100.0, 0);
+  if (c.family >= EKOC_FAMILY_QED_NS) { /* the QED fields (docs/physics.md §15.3) */
+    c.qed_order = fz_int(&f, 0, 3);
+    c.em_running = fz_int(&f, 0, 2);
+    c.lepton_number = fz_int(&f, 1, 4);
+    c.qed_log_step = fz_num(&f, -3.0, 1.0, 0);
+    c.order = fz_int(&f, 1, 4);
+    for (i = 0; i < 3 * 20 + 1; ++i) qed_steps[i] = fz_u8(&f) < 250 ? fz_num(&f, 1e-4, 0.05, 1) : fz_num(&f, -1.0, 1.0, 0);
+    c.qed_couplings = fz_u8(&f) < 240 ? qed_steps : NULL;
+  }
   nre = fz_num(&f, -5.0, 60.0, 0);
   nim = fz_num(&f, -80.0, 80.0, 0);
 
   if (what >= 160 && what < 192) { /* the batch evaluator at a few points around N */
-    double pre[4], pim[4], bre[36], bim[36];
-    size_t count = (size_t)(fz_u8(&f) % 5), p, len = (size_t)(fz_u8(&f) % 37);
+    double pre[4], pim[4], bre[64], bim[64];
+    size_t count = (size_t)(fz_u8(&f) % 5), p, len = (size_t)(fz_u8(&f) % 65);
     for (p = 0; p < count; ++p) {
       pre[p] = fz_u8(&f) < 230 ? nre + (double)p : fz_num(&f, -5.0, 60.0, 0);
       pim[p] = nim;
@@ -63,12 +74,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   if (what < 192) {
-    size_t len = (size_t)(fz_u8(&f) % 10);
+    size_t len = (size_t)(fz_u8(&f) % 18);
     memset(re, 0xA5, sizeof re);
     memset(im, 0xA5, sizeof im);
     rc = ekoc_nspace_evaluate(&c, nre, nim, re, im, len);
     if (rc == EKOC_OK) {
-      for (i = 0; i < (int)len && i < 9; ++i) {
+      for (i = 0; i < (int)len && i < 16; ++i) {
         uint64_t bits;
         memcpy(&bits, &re[i], sizeof bits);
         if (bits == 0xA5A5A5A5A5A5A5A5ull) break; /* past the family */
@@ -96,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fz_u8(&f) < 128 && ekoc_quad_workspace_reserve_basis(ws, 6) != EKOC_OK) abort();
     memset(&a, 0, sizeof a);
     a.nspace = c;
-    a.element = fz_int(&f, 0, 8);
+    a.element = fz_int(&f, 0, 16);
     a.degree = fz_int(&f, 1, 4);
     a.logx = fz_u8(&f) < 200 ? log(grid[k]) : fz_num(&f, -20.0, 1.0, 0);
     a.interp = ip;
