@@ -65,7 +65,7 @@ def main() -> int:
     xgrid = list(ekoc.lambert_grid(args.nx, 1e-5))
     ids = args.ids or theory_ids()
     refused = collections.Counter()
-    by_order = collections.defaultdict(list)  # order -> [(id, wall, flagged)]
+    by_order = collections.defaultdict(list)  # (qcd, qed) order -> [(id, wall, flagged)]
     failures = []
     accepted = 0
     for tid in ids:
@@ -81,7 +81,7 @@ def main() -> int:
         accepted += 1
         if not args.compute:
             continue
-        order = tc.order[0]
+        order = (tc.order[0], tc.order[1])
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -104,7 +104,8 @@ def main() -> int:
         for order in sorted(by_order):
             rows = by_order[order]
             walls = [w for _, w, _ in rows]
-            print(f"  computed {names[order]:5s} {len(rows):4d} cards: wall median {statistics.median(walls):.3f} s, "
+            label = names[order[0]] + (" x QED" if order[1] else "")
+            print(f"  computed {label:11s} {len(rows):4d} cards: wall median {statistics.median(walls):.3f} s, "
                   f"max {max(walls):.3f} s, entries flagged in {sum(1 for *_, f in rows if f)} cards")
         for tid, why in failures:
             print(f"  FAILED {tid}: {why}")

@@ -13,6 +13,7 @@
 
 #include "evol/basis.h"
 #include "evol/blockop.h"
+#include "unified_basis_reference.h"
 #include "test_util.h"
 
 /* flavour indices */
@@ -55,6 +56,27 @@ static void test_rotation_rows(void **state) {
   assert_close(b[ekoc_slot_t(6)],
                f[U] + f[UB] + f[D] + f[DB] + f[S] + f[SB] + f[C] + f[CB] + f[B] + f[BB] - 5 * (f[T] + f[TB]), 1e-14,
                1e-15);
+}
+
+/* QED's unified bases U_nf (docs/physics.md §15.5) are eko's intrinsic
+ * unified evolution basis row by row (tests/unified_basis_reference.h, from
+ * eko's pids_from_intrinsic_unified_evol), and U_nf U_nf^{-1} = 1. */
+static void test_unified_rotation(void **state) {
+  double r[EKOC_NB][EKOC_NB], ri[EKOC_NB][EKOC_NB];
+  int nf, i, j, k;
+  (void)state;
+  for (nf = 3; nf <= 6; ++nf) {
+    ekoc_basis_rotation_of(nf, 1, r);
+    for (i = 0; i < EKOC_NB; ++i)
+      for (j = 0; j < EKOC_NB; ++j) assert_true(r[i][j] == unified_basis_reference[nf - 3][i][j]);
+    ekoc_basis_rotation_inverse_of(nf, 1, ri);
+    for (i = 0; i < EKOC_NB; ++i)
+      for (j = 0; j < EKOC_NB; ++j) {
+        double acc = 0.0;
+        for (k = 0; k < EKOC_NB; ++k) acc += r[i][k] * ri[k][j];
+        assert_true(fabs(acc - (i == j)) < 1e-14);
+      }
+  }
 }
 
 /* R R^{-1} = 1 for every nf, and the rows of R are orthogonal with the squared
@@ -184,7 +206,9 @@ static void test_blockop_rotations(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_rotation_rows),      cmocka_unit_test(test_rotation_inverse_and_norms),
+      cmocka_unit_test(test_rotation_rows),
+      cmocka_unit_test(test_unified_rotation),
+      cmocka_unit_test(test_rotation_inverse_and_norms),
       cmocka_unit_test(test_matching_rotation),  cmocka_unit_test(test_blockop_mul),
       cmocka_unit_test(test_blockop_rotations),
   };

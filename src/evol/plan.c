@@ -74,9 +74,8 @@ static int nf_default(const double walls[5], double mu2) {
 
 int ekoc_plan_default_nf(const ekoc_plan_setup *s, double mu2) { return nf_default(s->walls, mu2); }
 
-/* The index of a job equal to *j (same kind, nf and N-space configurations;
- * identity parts also at the same scale), appending a copy of *j when there
- * is none; -1 when out of memory. */
+/* Whether two jobs have the same N-space configurations, a QED segment's
+ * step couplings compared by value (each job owns its array). */
 static int same_families(const ekoc_plan_job *a, const ekoc_plan_job *b) {
   ekoc_nspace_config fa[2], fb[2];
   int f, n;
@@ -89,6 +88,9 @@ static int same_families(const ekoc_plan_job *a, const ekoc_plan_job *b) {
   return memcmp(a->qed_couplings, b->qed_couplings, (size_t)n * sizeof(double)) == 0;
 }
 
+/* The index of a job equal to *j (same kind, nf and N-space configurations;
+ * identity parts also at the same scale), appending a copy of *j when there
+ * is none; -1 when out of memory. */
 static int find_or_add_job(ekoc_plan *p, const ekoc_plan_job *j) {
   size_t i;
   for (i = 0; i < p->n_jobs; ++i) {
