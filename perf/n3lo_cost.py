@@ -78,14 +78,15 @@ def paired(nnlo: dict, n3lo: dict, operator: dict, pairs: int, threads: int) -> 
     return out
 
 
-def summary(kind: str, t3: list, t4: list) -> str:
-    """Medians, ranges and the per-pair ratio of one kind of time."""
+def summary(kind: str, t3: list, t4: list, names=("NNLO ", "aN3LO", "N3LO/NNLO")) -> str:
+    """Medians, ranges and the per-pair ratio of one kind of time (t3 the
+    first of each pair, t4 the second; names label them and their ratio)."""
     ratios = [b / a for a, b in zip(t3, t4)]
     m3, m4 = statistics.median(t3), statistics.median(t4)
     return "\n".join([
-        f"{kind}: NNLO  median {m3 * 1e3:7.1f} ms (min {min(t3) * 1e3:.1f}, max {max(t3) * 1e3:.1f})",
-        f"{kind}: aN3LO median {m4 * 1e3:7.1f} ms (min {min(t4) * 1e3:.1f}, max {max(t4) * 1e3:.1f})",
-        f"{kind}: ratio N3LO/NNLO median of pairs {statistics.median(ratios):.3f} "
+        f"{kind}: {names[0]} median {m3 * 1e3:7.1f} ms (min {min(t3) * 1e3:.1f}, max {max(t3) * 1e3:.1f})",
+        f"{kind}: {names[1]} median {m4 * 1e3:7.1f} ms (min {min(t4) * 1e3:.1f}, max {max(t4) * 1e3:.1f})",
+        f"{kind}: ratio {names[2]} median of pairs {statistics.median(ratios):.3f} "
         f"(min {min(ratios):.3f}, max {max(ratios):.3f}); of the medians {m4 / m3:.3f}",
     ])
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import copy
 import pathlib
-import statistics
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -27,7 +26,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "ffi"))
 
 import nnpdf_cards  # noqa: E402  (perf/)
-from n3lo_cost import paired  # noqa: E402  (the same alternation and timing)
+from n3lo_cost import paired, summary  # noqa: E402  (the same alternation, timing and table)
 
 
 def cards(theory_id: int) -> tuple[dict, dict, dict]:
@@ -42,17 +41,6 @@ def cards(theory_id: int) -> tuple[dict, dict, dict]:
     qcd = copy.deepcopy(qed)
     qcd["order"] = [qed["order"][0], 0]
     return qed, qcd, operator_card.raw
-
-
-def summary(kind: str, qcd: list, qed: list) -> str:
-    ratios = [b / a for a, b in zip(qcd, qed)]
-    m0, m1 = statistics.median(qcd), statistics.median(qed)
-    return "\n".join([
-        f"{kind}: QCD only median {m0 * 1e3:8.1f} ms (min {min(qcd) * 1e3:.1f}, max {max(qcd) * 1e3:.1f})",
-        f"{kind}: with QED median {m1 * 1e3:8.1f} ms (min {min(qed) * 1e3:.1f}, max {max(qed) * 1e3:.1f})",
-        f"{kind}: ratio QED/QCD median of pairs {statistics.median(ratios):.3f} "
-        f"(min {min(ratios):.3f}, max {max(ratios):.3f})",
-    ])
 
 
 def main(argv=None) -> int:
@@ -80,8 +68,9 @@ def main(argv=None) -> int:
         return 0
     r = paired(qcd, qed, operator, args.pairs, args.threads)
     print(f"{args.pairs} pairs, {args.threads} threads, failures (QCD, QED): {sorted(r['failures'])}")
-    print(summary("wall", *r["wall"]))
-    print(summary("cpu ", *r["cpu"]))
+    names = ("QCD only", "with QED", "QED/QCD")
+    print(summary("wall", *r["wall"], names=names))
+    print(summary("cpu ", *r["cpu"], names=names))
     return 0
 
 
