@@ -226,7 +226,15 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
   int i, m;
   if (ekoc_nspace_is_qed(cfg)) {
     ekoc_complex t[EKOC_NSPACE_MAX_TOWER]; /* the scale-variation shift works in place */
-    int len = ekoc_nspace_tower_len(cfg);
+    int len;
+    /* the per-point kernel hands its configuration over unchecked: what the
+     * QED kernels index with must be sane (NaN out otherwise) */
+    if (!cfg->qed_couplings || cfg->ev_op_iterations < 1 || cfg->ev_op_iterations > EKOC_MAX_EV_OP_ITERATIONS ||
+        cfg->qed_order < 1 || cfg->qed_order > EKOC_MAX_QED_ORDER || cfg->order < 1 || cfg->order > EKOC_MAX_ORDER) {
+      for (i = 0; i < ekoc_nspace_family_size(cfg); ++i) out[i] = c_make(NAN, NAN);
+      return 1;
+    }
+    len = ekoc_nspace_tower_len(cfg);
     for (i = 0; i < len; ++i) t[i] = tower[i];
     ekoc_nspace_evolution_qed(cfg, t, out);
     return 1;
