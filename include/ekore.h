@@ -19,7 +19,8 @@
 #define EKORE_ERR_NULL -1
 
 /**
- * Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs).
+ * Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs);
+ * for the time-like `*_tl` functions outside 1..3, or not 1 (OMEs).
  */
 #define EKORE_ERR_ORDER -2
 
@@ -114,6 +115,16 @@
  * Largest per-point count of `ekore_gamma_qed_batch` (singlet at orders (4, 2)).
  */
 #define EKORE_QED_LEN_MAX 240
+
+/**
+ * Highest order of the time-like anomalous dimensions (NNLO, as eko).
+ */
+#define EKORE_MAX_ORDER_TL 3
+
+/**
+ * Highest number of time-like OME terms: eko has A^(1) only.
+ */
+#define EKORE_MAX_OME_ORDER_TL 1
 
 /**
  * The N3LO anomalous dimensions eko's theory card selects (read at order 4 only).
@@ -395,6 +406,74 @@ int32_t ekore_gamma_qed_batch(uint32_t sector,
                               uint32_t nf,
                               double *out_re,
                               double *out_im);
+
+/**
+ * The three time-like non-singlet towers (ns+, ns-, nsV) at `count` points,
+ * `order` 1..3 (LO..NNLO), `nf` 3..6. Writes `count*3*order` values,
+ * point-major then sector-major: out[(3*p + m)*order + k] = gamma_T^(k) of
+ * sector m (m = 0 ns+ 10101, 1 ns- 10201, 2 nsV 10200), eko's
+ * `time_like.gamma_ns(order, mode, N, nf)`: LO the same for all sectors,
+ * at NLO nsV = ns-. Poles at N = 0, -1, -2, ... Inputs and outputs must not
+ * overlap; all pointers non-NULL (also for count 0). All points are
+ * validated before anything is written.
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+ */
+int32_t ekore_gamma_ns_all_batch_tl(uint32_t order,
+                                    const double *n_re,
+                                    const double *n_im,
+                                    size_t count,
+                                    uint32_t nf,
+                                    double *out_re,
+                                    double *out_im);
+
+/**
+ * eko's time-like singlet matrices gamma_T,S^(0..order-1) at `count` points,
+ * `order` 1..3, `nf` 3..6. Writes `count*4*order` values, point-major:
+ * out[(p*order + k)*4 + 2*i + j] = eko's `time_like.gamma_singlet(order, N,
+ * nf)[k][i][j]`, i.e. [[qq, gq], [qg, gg]] per order (eko's time-like layout,
+ * not transposed: the gluon-quark entry is at i = 0, j = 1). Poles at N = 1,
+ * 0, -1, ... Pointers and validation as `ekore_gamma_ns_all_batch_tl`.
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+ */
+int32_t ekore_gamma_singlet_batch_tl(uint32_t order,
+                                     const double *n_re,
+                                     const double *n_im,
+                                     size_t count,
+                                     uint32_t nf,
+                                     double *out_re,
+                                     double *out_im);
+
+/**
+ * eko's time-like non-singlet matching OME on (q, H) (`time_like.A_non_singlet`),
+ * `order` 1 only (eko has A^(1) only: `order` 2, 3 are refused, eko would
+ * return zeros for them), `nf` 3..6 (checked; it does not enter), `L` =
+ * ln(mu^2/m_h^2) (finite; it does not enter). Writes 4 values, out[2*i + j] =
+ * A^(1)_{ij}, all zero in eko. Poles at N = 0, -1, ...
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN, _PANIC; nothing is written.
+ */
+int32_t ekore_ome_ns_tl(uint32_t order,
+                        double n_re,
+                        double n_im,
+                        uint32_t nf,
+                        double l,
+                        double *out_re,
+                        double *out_im);
+
+/**
+ * eko's time-like singlet matching OME on (g, q, H) (`time_like.A_singlet`),
+ * `order` 1 only (as `ekore_ome_ns_tl`), `nf` 3..6 (checked; it does not
+ * enter), `L` = ln(mu^2/m_h^2). Writes 9 values, out[3*i + j] = A^(1)_{ij}:
+ * A_gg = -2L/3 at [0][0], A_Hg at [2][0], zero elsewhere. Poles at N = 1, 0, -1, ...
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (also for L not finite), _PANIC;
+ * nothing is written.
+ */
+int32_t ekore_ome_singlet_tl(uint32_t order,
+                             double n_re,
+                             double n_im,
+                             uint32_t nf,
+                             double l,
+                             double *out_re,
+                             double *out_im);
 
 /**
  * The message of the last error of an `ekore_*` call on the calling thread

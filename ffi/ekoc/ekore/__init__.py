@@ -13,7 +13,10 @@ NotImplementedError) naming the argument.
 
 Modules: ``anomalous_dimensions.unpolarized.space_like`` (``gamma_ns``,
 ``gamma_singlet``, ``gamma_ns_qed``, ``gamma_singlet_qed``,
-``gamma_valence_qed``) and ``operator_matrix_elements.unpolarized.space_like``
+``gamma_valence_qed``), ``operator_matrix_elements.unpolarized.space_like``
+(``A_singlet``, ``A_non_singlet``), and their time-like counterparts
+``anomalous_dimensions.unpolarized.time_like`` (``gamma_ns``,
+``gamma_singlet``) and ``operator_matrix_elements.unpolarized.time_like``
 (``A_singlet``, ``A_non_singlet``).
 """
 

@@ -7,7 +7,8 @@
 //! anomalous dimensions), `ome` (O(a_s) to O(a_s^3) matching OMEs), `harmonics`
 //! (sums of complex argument to weight 4), `sums` (the weight-5 sums of the N3LO
 //! quantities, one `SumValues` per N), `qed` (the O(a_em), O(a_s a_em) and
-//! O(a_em^2) anomalous dimensions and eko's QED grids), `ffi` (the C ABI, `ekore_*`).
+//! O(a_em^2) anomalous dimensions and eko's QED grids), `time_like` (the time-like anomalous dimensions and OMEs,
+//! eko's `time_like` modules), `ffi` (the C ABI, `ekore_*`).
 //! `as3`, `as4`, `ome`, `sums` and `ffi` are directories of submodules by
 //! concept; each module's doc comment says what it holds.
 
@@ -36,3 +37,5 @@ pub mod ome;
 pub mod qed;
 /// cbindgen:ignore
 pub mod sums;
+/// cbindgen:ignore
+pub mod time_like;

@@ -1,5 +1,5 @@
 """Unpolarized OMEs, as eko's ``ekore.operator_matrix_elements.unpolarized``."""
 
-from . import space_like
+from . import space_like, time_like
 
-__all__ = ["space_like"]
+__all__ = ["space_like", "time_like"]
