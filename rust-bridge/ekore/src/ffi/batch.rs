@@ -30,7 +30,7 @@ unsafe fn check_batch(func: &str, n_re: *const f64, n_im: *const f64, count: usi
 /// Inputs valid for reads of `count` doubles, outputs for writes of
 /// `count*width` doubles, no overlap.
 #[allow(clippy::too_many_arguments)]
-unsafe fn batch_run(
+pub(super) unsafe fn batch_run(
     func: &str,
     n_re: *const f64,
     n_im: *const f64,

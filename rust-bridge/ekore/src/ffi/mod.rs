@@ -15,7 +15,8 @@
 //!
 //! Domain: N finite with |N| <= `EKORE_N_MAX` and at least `EKORE_POLE_DISTANCE`
 //! away from every pole: N = 0, -1, -2, ... for all quantities, and N = 1 for
-//! the singlet anomalous dimensions and singlet OMEs. Inside this domain every
+//! the unpolarized singlet anomalous dimensions and singlet OMEs (the polarized
+//! `*_pol` ones have no pole at N = 1). Inside this domain every
 //! result is finite; a non-finite result is still caught and reported as
 //! `EKORE_ERR_DOMAIN`.
 //!
@@ -23,6 +24,7 @@
 //! `beta` (`ekore_beta`), `gamma` (anomalous dimensions at one N), `batch`
 //! (anomalous dimensions at many N), `ome` (matching OMEs), `n3lo` (the N3LO
 //! choice), `qed` (the QED grids at many N, `ekore_gamma_qed_batch`),
+//! `polarized` (the polarized anomalous dimensions at many N and OMEs, `*_pol`),
 //! `boundary` (the panic boundary, the thread-local error buffer and
 //! `ekore_last_error`);
 //! `check` holds the argument checks and output helpers they share.
@@ -36,12 +38,15 @@ mod batch;
 mod ome;
 mod n3lo;
 mod qed;
+mod polarized;
 mod boundary;
 mod check;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod qed_tests;
+#[cfg(test)]
+mod polarized_tests;
 
 pub use batch::{
     ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_batch, ekore_gamma_ns_batch_n3lo,
@@ -52,6 +57,10 @@ pub use boundary::ekore_last_error;
 pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamma_singlet, ekore_gamma_singlet_n3lo};
 pub use n3lo::{ekore_n3lo, ekore_n3lo_check, ekore_n3lo_variation_max};
 pub use ome::{ekore_ome_ns, ekore_ome_singlet};
+pub use polarized::{
+    ekore_gamma_ns_all_batch_pol, ekore_gamma_singlet_batch_pol, ekore_ome_ns_pol, ekore_ome_singlet_pol, EKORE_MAX_POL_OME_ORDER,
+    EKORE_MAX_POL_ORDER,
+};
 pub use qed::{
     ekore_gamma_qed_batch, ekore_gamma_qed_len, EKORE_MAX_QED_ORDER, EKORE_QED_LEN_MAX, EKORE_QED_NS, EKORE_QED_SINGLET,
     EKORE_QED_VALENCE,
@@ -61,7 +70,8 @@ pub use qed::{
 pub const EKORE_OK: i32 = 0;
 /// A required pointer argument is NULL.
 pub const EKORE_ERR_NULL: i32 = -1;
-/// Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs).
+/// Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs); for
+/// the polarized `*_pol` functions outside 1..3 or 1..2.
 pub const EKORE_ERR_ORDER: i32 = -2;
 /// Unknown non-singlet mode (valid: 10101, 10201, 10200), or unknown QED
 /// sector of `ekore_gamma_qed_batch` (valid: 0, 1, 2).
