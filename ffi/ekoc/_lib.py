@@ -214,6 +214,14 @@ size_t ekore_gamma_qed_len(uint32_t sector, uint32_t order_qcd, uint32_t order_q
 int32_t ekore_gamma_qed_batch(uint32_t sector, uint32_t order_qcd, uint32_t order_qed, const ekore_n3lo *n3lo,
                               const double *n_re, const double *n_im, size_t count, uint32_t nf, double *out_re,
                               double *out_im);
+int32_t ekore_gamma_ns_all_batch_pol(uint32_t order, const double *n_re, const double *n_im, size_t count, uint32_t nf,
+                                     double *out_re, double *out_im);
+int32_t ekore_gamma_singlet_batch_pol(uint32_t order, const double *n_re, const double *n_im, size_t count,
+                                      uint32_t nf, double *out_re, double *out_im);
+int32_t ekore_ome_ns_pol(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
+                         double *out_im);
+int32_t ekore_ome_singlet_pol(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
+                              double *out_im);
 const char *ekore_last_error(void);
 """
 

@@ -14,7 +14,9 @@ NotImplementedError) naming the argument.
 Modules: ``anomalous_dimensions.unpolarized.space_like`` (``gamma_ns``,
 ``gamma_singlet``, ``gamma_ns_qed``, ``gamma_singlet_qed``,
 ``gamma_valence_qed``) and ``operator_matrix_elements.unpolarized.space_like``
-(``A_singlet``, ``A_non_singlet``).
+(``A_singlet``, ``A_non_singlet``); the same names under ``polarized.space_like``
+for eko's polarized (helicity-difference) functions, with eko's polarized
+signatures (no N3LO arguments, no ``is_msbar``).
 """
 
 from . import anomalous_dimensions, operator_matrix_elements
