@@ -19,8 +19,9 @@
 #define EKORE_ERR_NULL -1
 
 /**
- * Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs);
- * for the time-like `*_tl` functions outside 1..3, or not 1 (OMEs).
+ * Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs); for
+ * the polarized `*_pol` functions outside 1..3 or 1..2, for the time-like
+ * `*_tl` ones outside 1..3, or not 1 (OMEs).
  */
 #define EKORE_ERR_ORDER -2
 
@@ -125,6 +126,16 @@
  * Highest number of time-like OME terms: eko has A^(1) only.
  */
 #define EKORE_MAX_OME_ORDER_TL 1
+
+/**
+ * Highest order of the polarized anomalous dimensions (NNLO).
+ */
+#define EKORE_MAX_POL_ORDER 3
+
+/**
+ * Highest number of polarized OME terms (A^(1), A^(2)).
+ */
+#define EKORE_MAX_POL_OME_ORDER 2
 
 /**
  * The N3LO anomalous dimensions eko's theory card selects (read at order 4 only).
@@ -474,6 +485,72 @@ int32_t ekore_ome_singlet_tl(uint32_t order,
                              double l,
                              double *out_re,
                              double *out_im);
+
+/**
+ * The polarized non-singlet towers of the three sectors at `count` points,
+ * `order` 1..3, as `ekore_gamma_ns_all_batch`: writes `count*3*order` values,
+ * out[(3*p + m)*order + k] = Delta gamma^(k) of sector m (m = 0 ns+ (10101),
+ * 1 ns- (10201), 2 nsV (10200)); every sector is written at every order,
+ * also where eko's sectors coincide (all three at k = 0, ns- and nsV at k = 1).
+ * Inputs and outputs must not overlap; all pointers must be non-NULL.
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+ */
+int32_t ekore_gamma_ns_all_batch_pol(uint32_t order,
+                                     const double *n_re,
+                                     const double *n_im,
+                                     size_t count,
+                                     uint32_t nf,
+                                     double *out_re,
+                                     double *out_im);
+
+/**
+ * The polarized singlet tower at `count` points, `order` 1..3, as
+ * `ekore_gamma_singlet_batch`: writes `count*4*order` values,
+ * out[(p*order + k)*4 + 2*i + j] = Delta gamma_S^(k)_{ij} on (Delta Sigma, Delta g)
+ * (qq, qg, gq, gg). N = 1 is accepted (no pole there).
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (message names the point), _PANIC.
+ */
+int32_t ekore_gamma_singlet_batch_pol(uint32_t order,
+                                      const double *n_re,
+                                      const double *n_im,
+                                      size_t count,
+                                      uint32_t nf,
+                                      double *out_re,
+                                      double *out_im);
+
+/**
+ * The polarized non-singlet matching OMEs A^(1..order)(N) on (q, H), eko's
+ * polarized `A_non_singlet` (sectors 200 and 91), `order` 1..2, `L` =
+ * ln(mu_h^2/m_h^2); `nf` (3..6, checked) does not enter. As `ekore_ome_ns`:
+ * writes `4*order` values, out[4*k + 2*i + j] = A^(k+1)_{ij}; A^(1) = 0 and
+ * A^(2) = [[A_qq,H^NS, 0], [0, 0]] (no intrinsic A_HH in the polarized case).
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (also for L not finite), _PANIC;
+ * nothing is written.
+ */
+int32_t ekore_ome_ns_pol(uint32_t order,
+                         double n_re,
+                         double n_im,
+                         uint32_t nf,
+                         double l,
+                         double *out_re,
+                         double *out_im);
+
+/**
+ * The polarized singlet matching OMEs A^(1..order)(N) on (g, q, H), eko's
+ * polarized `A_singlet` (sectors 21, 100, 90; eko has no MSbar-mass or
+ * intrinsic terms here), `order` 1..2, `nf` light flavours below the
+ * threshold (enters A_Hq^PS), `L` = ln(mu_h^2/m_h^2). As `ekore_ome_singlet`:
+ * writes `9*order` values, out[9*k + 3*i + j] = A^(k+1)_{ij}; the H column is 0.
+ * Errors: EKORE_ERR_NULL, _ORDER, _NF, _DOMAIN (also for L not finite), _PANIC;
+ * nothing is written.
+ */
+int32_t ekore_ome_singlet_pol(uint32_t order,
+                              double n_re,
+                              double n_im,
+                              uint32_t nf,
+                              double l,
+                              double *out_re,
+                              double *out_im);
 
 /**
  * The message of the last error of an `ekore_*` call on the calling thread

@@ -221,6 +221,14 @@ int32_t ekore_gamma_singlet_batch_tl(uint32_t order, const double *n_re, const d
 int32_t ekore_ome_ns_tl(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re, double *out_im);
 int32_t ekore_ome_singlet_tl(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
                              double *out_im);
+int32_t ekore_gamma_ns_all_batch_pol(uint32_t order, const double *n_re, const double *n_im, size_t count, uint32_t nf,
+                                     double *out_re, double *out_im);
+int32_t ekore_gamma_singlet_batch_pol(uint32_t order, const double *n_re, const double *n_im, size_t count,
+                                      uint32_t nf, double *out_re, double *out_im);
+int32_t ekore_ome_ns_pol(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
+                         double *out_im);
+int32_t ekore_ome_singlet_pol(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
+                              double *out_im);
 const char *ekore_last_error(void);
 """
 

@@ -14,10 +14,12 @@ NotImplementedError) naming the argument.
 Modules: ``anomalous_dimensions.unpolarized.space_like`` (``gamma_ns``,
 ``gamma_singlet``, ``gamma_ns_qed``, ``gamma_singlet_qed``,
 ``gamma_valence_qed``), ``operator_matrix_elements.unpolarized.space_like``
-(``A_singlet``, ``A_non_singlet``), and their time-like counterparts
+(``A_singlet``, ``A_non_singlet``), their time-like counterparts
 ``anomalous_dimensions.unpolarized.time_like`` (``gamma_ns``,
 ``gamma_singlet``) and ``operator_matrix_elements.unpolarized.time_like``
-(``A_singlet``, ``A_non_singlet``).
+(``A_singlet``, ``A_non_singlet``), and the same names under ``polarized.space_like``
+for eko's polarized (helicity-difference) functions, with eko's polarized
+signatures (no N3LO arguments, no ``is_msbar``).
 """
 
 from . import anomalous_dimensions, operator_matrix_elements

@@ -6,9 +6,10 @@
 //! Modules: `beta` (beta_0..beta_3), `as1`/`as2`/`as3`/`as4` (LO/NLO/NNLO/N3LO
 //! anomalous dimensions), `ome` (O(a_s) to O(a_s^3) matching OMEs), `harmonics`
 //! (sums of complex argument to weight 4), `sums` (the weight-5 sums of the N3LO
-//! quantities, one `SumValues` per N), `qed` (the O(a_em), O(a_s a_em) and
-//! O(a_em^2) anomalous dimensions and eko's QED grids), `time_like` (the time-like anomalous dimensions and OMEs,
-//! eko's `time_like` modules), `ffi` (the C ABI, `ekore_*`).
+//! quantities, one `SumValues` per N), `polarized` (the helicity-difference
+//! anomalous dimensions to NNLO and OMEs to O(a_s^2)), `qed` (the O(a_em), O(a_s a_em) and
+//! O(a_em^2) anomalous dimensions and eko's QED grids), `time_like` (the time-like anomalous
+//! dimensions and OMEs, eko's `time_like` modules), `ffi` (the C ABI, `ekore_*`).
 //! `as3`, `as4`, `ome`, `sums` and `ffi` are directories of submodules by
 //! concept; each module's doc comment says what it holds.
 
@@ -33,6 +34,8 @@ pub mod ffi;
 pub mod harmonics;
 /// cbindgen:ignore
 pub mod ome;
+/// cbindgen:ignore
+pub mod polarized;
 /// cbindgen:ignore
 pub mod qed;
 /// cbindgen:ignore

@@ -1,5 +1,5 @@
 """Anomalous dimensions, as eko's ``ekore.anomalous_dimensions``."""
 
-from . import unpolarized
+from . import polarized, unpolarized
 
-__all__ = ["unpolarized"]
+__all__ = ["polarized", "unpolarized"]

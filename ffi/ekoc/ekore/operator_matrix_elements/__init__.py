@@ -1,5 +1,5 @@
 """Heavy-quark matching OMEs, as eko's ``ekore.operator_matrix_elements``."""
 
-from . import unpolarized
+from . import polarized, unpolarized
 
-__all__ = ["unpolarized"]
+__all__ = ["polarized", "unpolarized"]

@@ -15,7 +15,8 @@
 //!
 //! Domain: N finite with |N| <= `EKORE_N_MAX` and at least `EKORE_POLE_DISTANCE`
 //! away from every pole: N = 0, -1, -2, ... for all quantities, and N = 1 for
-//! the singlet anomalous dimensions and singlet OMEs. Inside this domain every
+//! the unpolarized singlet anomalous dimensions and singlet OMEs (the polarized
+//! `*_pol` ones have no pole at N = 1). Inside this domain every
 //! result is finite; a non-finite result is still caught and reported as
 //! `EKORE_ERR_DOMAIN`.
 //!
@@ -24,6 +25,7 @@
 //! (anomalous dimensions at many N), `ome` (matching OMEs), `n3lo` (the N3LO
 //! choice), `qed` (the QED grids at many N, `ekore_gamma_qed_batch`),
 //! `time_like` (the time-like anomalous dimensions and OMEs, `*_tl`),
+//! `polarized` (the polarized anomalous dimensions at many N and OMEs, `*_pol`),
 //! `boundary` (the panic boundary, the thread-local error buffer and
 //! `ekore_last_error`);
 //! `check` holds the argument checks and output helpers they share.
@@ -38,6 +40,7 @@ mod ome;
 mod n3lo;
 mod qed;
 mod time_like;
+mod polarized;
 mod boundary;
 mod check;
 #[cfg(test)]
@@ -46,6 +49,8 @@ mod tests;
 mod qed_tests;
 #[cfg(test)]
 mod time_like_tests;
+#[cfg(test)]
+mod polarized_tests;
 
 pub use batch::{
     ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_batch, ekore_gamma_ns_batch_n3lo,
@@ -60,6 +65,10 @@ pub use time_like::{
     ekore_gamma_ns_all_batch_tl, ekore_gamma_singlet_batch_tl, ekore_ome_ns_tl, ekore_ome_singlet_tl, EKORE_MAX_OME_ORDER_TL,
     EKORE_MAX_ORDER_TL,
 };
+pub use polarized::{
+    ekore_gamma_ns_all_batch_pol, ekore_gamma_singlet_batch_pol, ekore_ome_ns_pol, ekore_ome_singlet_pol, EKORE_MAX_POL_OME_ORDER,
+    EKORE_MAX_POL_ORDER,
+};
 pub use qed::{
     ekore_gamma_qed_batch, ekore_gamma_qed_len, EKORE_MAX_QED_ORDER, EKORE_QED_LEN_MAX, EKORE_QED_NS, EKORE_QED_SINGLET,
     EKORE_QED_VALENCE,
@@ -69,8 +78,9 @@ pub use qed::{
 pub const EKORE_OK: i32 = 0;
 /// A required pointer argument is NULL.
 pub const EKORE_ERR_NULL: i32 = -1;
-/// Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs);
-/// for the time-like `*_tl` functions outside 1..3, or not 1 (OMEs).
+/// Perturbative order outside 1..4 (anomalous dimensions) or 1..3 (OMEs); for
+/// the polarized `*_pol` functions outside 1..3 or 1..2, for the time-like
+/// `*_tl` ones outside 1..3, or not 1 (OMEs).
 pub const EKORE_ERR_ORDER: i32 = -2;
 /// Unknown non-singlet mode (valid: 10101, 10201, 10200), or unknown QED
 /// sector of `ekore_gamma_qed_batch` (valid: 0, 1, 2).
