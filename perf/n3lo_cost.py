@@ -63,14 +63,16 @@ def timed_solve(theory: dict, operator: dict, threads: int) -> tuple[float, floa
     return time.perf_counter() - t0, time.process_time() - c0, sol.failures
 
 
-def paired(nnlo: dict, n3lo: dict, operator: dict, pairs: int, threads: int) -> dict:
-    """Alternating NNLO / N3LO solves after one warm-up of each."""
+def paired(nnlo: dict, n3lo: dict, operator: dict, pairs: int, threads: int, second_operator: dict | None = None) -> dict:
+    """Alternating NNLO / N3LO solves after one warm-up of each (the second
+    with `second_operator` when given, else with `operator` too)."""
+    other = operator if second_operator is None else second_operator
     timed_solve(nnlo, operator, threads)
-    timed_solve(n3lo, operator, threads)
+    timed_solve(n3lo, other, threads)
     out = {"wall": ([], []), "cpu": ([], []), "failures": set()}
     for _ in range(pairs):
         a = timed_solve(nnlo, operator, threads)
-        b = timed_solve(n3lo, operator, threads)
+        b = timed_solve(n3lo, other, threads)
         for i, kind in enumerate(("wall", "cpu")):
             out[kind][0].append(a[i])
             out[kind][1].append(b[i])

@@ -294,7 +294,7 @@ static ekoc_nspace_config good_matching_cfg(void) {
 
 static void expect_nspace_fails(const ekoc_nspace_config *c, double nre, double nim, size_t len, int want,
                                 const char *n1, const char *n2, int line) {
-  poisoned re = poison_new(9), im = poison_new(9);
+  poisoned re = poison_new(16), im = poison_new(16);
   expect_status(ekoc_nspace_evaluate(c, nre, nim, re.buf, im.buf, len), want, n1, n2, "ekoc_nspace_evaluate", line);
   poison_check(&re, "ekoc_nspace_evaluate out_re", line);
   poison_check(&im, "ekoc_nspace_evaluate out_im", line);
@@ -354,10 +354,13 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=2", NULL);
   c = good_cfg(); c.order = EKOC_MAX_ORDER + 1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=5", NULL);
-  c = good_cfg(); c.polarized = 1;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "polarized=1", NULL);
-  c = good_cfg(); c.time_like = 1;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "time_like=1", NULL);
+  /* polarized / time-like: what eko has of them (docs/physics.md §16) */
+  c = good_cfg(); c.polarized = 1; c.time_like = 1;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "polarized=1 with time_like=1", NULL);
+  c = good_cfg(); c.time_like = 1; c.order = 4;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "order=4 with time_like=1", NULL);
+  c = good_matching_cfg(); c.polarized = 1; c.order = 3;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "matching order=3 with polarized=1", NULL);
   c = good_cfg(); c.polarized = 2;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "polarized=2", NULL);
   c = good_cfg(); c.method = EKOC_METHOD_COUNT;
@@ -912,9 +915,13 @@ static void test_compute_theory(void **state) {
                 "QED");
   COMPUTE_FAILS(th.qed_order = 3, EKOC_ERR_INVALID_ORDER, "theory.qed_order=3", NULL);
   COMPUTE_FAILS(th.qed_order = -1, EKOC_ERR_INVALID_ORDER, "theory.qed_order=-1", NULL);
-  COMPUTE_FAILS(th.polarized = 1, EKOC_ERR_UNSUPPORTED, "theory.polarized=1", NULL);
+  COMPUTE_FAILS((th.polarized = 1, th.time_like = 1), EKOC_ERR_UNSUPPORTED, "theory.polarized=1 with theory.time_like=1",
+                NULL);
   COMPUTE_FAILS(th.polarized = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.polarized=2", NULL);
-  COMPUTE_FAILS(th.time_like = 1, EKOC_ERR_UNSUPPORTED, "theory.time_like=1", NULL);
+  COMPUTE_FAILS((th.time_like = 1, th.order = 4), EKOC_ERR_UNSUPPORTED, "theory.order=4 with theory.time_like=1", NULL);
+  COMPUTE_FAILS((th.polarized = 1, th.qed_order = 2), EKOC_ERR_UNSUPPORTED, "theory.qed_order=2 with theory.polarized=1",
+                NULL);
+  COMPUTE_FAILS((th.polarized = 1, th.order = 4, th.matching_order = 3), EKOC_ERR_UNSUPPORTED, "theory.order=4", NULL);
   COMPUTE_FAILS(th.time_like = -1, EKOC_ERR_INVALID_ARGUMENT, "theory.time_like=-1", NULL);
   COMPUTE_FAILS(th.em_running = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.em_running=2", NULL);
   COMPUTE_FAILS(th.alphaem = 0.0, EKOC_ERR_INVALID_ARGUMENT, "theory.alphaem=0", NULL);

@@ -137,7 +137,7 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
            method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
            sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False, L: float = 0.0,
            matching_method: str = "forward", n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True,
-           where: str = "ekoc N-space"):
+           polarized: bool = False, time_like: bool = False, where: str = "ekoc N-space"):
     """A cffi ekoc_nspace_config (kind "evolution" or "matching"), with beta
     at nf as ekoc_compute sets it; names are checked here, numbers by C.
     n3lo_ad_variation and use_fhmruvv (eko's theory-card fields, defaults
@@ -177,6 +177,8 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
     for i, v in enumerate(variation):
         cfg.n3lo_ad_variation[i] = int(v)
     cfg.use_fhmruvv = 1 if use_fhmruvv else 0
+    cfg.polarized = 1 if polarized else 0
+    cfg.time_like = 1 if time_like else 0
     if 3 <= int(nf) <= 6:  # (other nf: the C library's error)
         check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
     return cfg
@@ -185,7 +187,8 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
 def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a1: float,
                      method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
                      sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False,
-                     n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True):
+                     n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True, polarized: bool = False,
+                     time_like: bool = False):
     """The N-space evolution kernel E(N) from a_s = a0 to a1 at fixed nf,
     as eko's non_singlet / singlet dispatchers, with eko's scale-variation
     treatment (sv_mode "exponentiated" / "expanded" at ratio xif); order 4
@@ -197,12 +200,13 @@ def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a
     cfg = config("evolution", family, order=order, nf=nf, a0=a0, a1=a1, method=method,
                  ev_op_iterations=ev_op_iterations, ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, xif=xif,
                  is_threshold=is_threshold, n3lo_ad_variation=n3lo_ad_variation, use_fhmruvv=use_fhmruvv,
-                 where="evolution_kernel")
+                 polarized=polarized, time_like=time_like, where="evolution_kernel")
     return _evaluate(cfg, N, (3,) if cfg.family == 0 else (2, 2), "evolution_kernel")
 
 
 def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: float, L: float = 0.0,
-                    method: str = "forward", sv_mode: str | None = None, xif: float = 1.0):
+                    method: str = "forward", sv_mode: str | None = None, xif: float = 1.0, polarized: bool = False,
+                    time_like: bool = False):
     """The N-space heavy-quark matching matrix at a threshold (eko's OMEs
     combined as its matching conditions): `order` OME terms 0..3, `nf` light
     flavours below the threshold, a_s = a_s^(nf+1) there, L = ln(mu_h^2/m_h^2),
@@ -213,7 +217,7 @@ def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: flo
     """
     # beta at nf (the lower flavour number), as ekoc_compute's matching parts
     cfg = config("matching", family, order=order, nf=nf, a1=a_s, L=L, matching_method=method, sv_mode=sv_mode,
-                 xif=xif, where="matching_kernel")
+                 xif=xif, polarized=polarized, time_like=time_like, where="matching_kernel")
     return _evaluate(cfg, N, (2,) if cfg.family == 0 else (3, 3), "matching_kernel")
 
 

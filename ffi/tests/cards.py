@@ -98,6 +98,13 @@ def _qed(order, qed, *, em_running=True, xif=1.0):
     return th
 
 
+def _axis(operator, *, polarized=False, time_like=False):
+    """An operator card of eko's polarized or time-like evolution."""
+    operator["configs"]["polarized"] = polarized
+    operator["configs"]["time_like"] = time_like
+    return operator
+
+
 # name -> (theory dict, operator dict, what it covers)
 CARDS = {
     "lo_ffns": (_theory(1, ffns=True), _operator((SQRT2, 4), [(100.0, 4)]), "LO, FFNS nf=4, iterate-exact"),
@@ -144,6 +151,24 @@ CARDS = {
                              "NNLO x QED a_em^2, running, xif=1/sqrt2 expanded"),
     "qed_nlo_sv_exponentiated": (_qed(2, 2, xif=SQRT2), _operator((1.65, 4), [(10.0, 5)], scvar="exponentiated"),
                                  "NLO x QED a_em^2, running, xif=sqrt2 exponentiated"),
+    "pol_nlo_vfns": (_theory(2), _axis(_operator((1.65, 4), [(10.0, 5), (100.0, 5)]), polarized=True),
+                     "polarized NLO, VFNS across the b threshold, iterate-exact"),
+    "pol_nnlo_vfns": (_theory(3), _axis(_operator((1.65, 4), [(10.0, 5)]), polarized=True),
+                      "polarized NNLO, VFNS with O(a_s^2) polarized matching, iterate-exact"),
+    "pol_nnlo_truncated_sv": (_theory(3, xif=1.0 / SQRT2),
+                              _axis(_operator((1.65, 4), [(10.0, 5)], method="truncated", scvar="expanded"),
+                                    polarized=True),
+                              "polarized NNLO, truncated, xif=1/sqrt2 expanded"),
+    "tl_nlo_vfns": (_theory(2), _axis(_operator((1.65, 4), [(10.0, 5), (100.0, 5)]), time_like=True),
+                    "time-like NLO, VFNS across the b threshold, iterate-exact"),
+    "tl_nnlo_vfns": (_theory(3), _axis(_operator((1.65, 4), [(10.0, 5)]), time_like=True),
+                     "time-like NNLO, VFNS (eko's time-like O(a_s^2) matching is zero), iterate-exact"),
+    "tl_nlo_sv_exponentiated": (_theory(2, xif=SQRT2),
+                                _axis(_operator((1.65, 4), [(10.0, 5)], scvar="exponentiated"), time_like=True),
+                                "time-like NLO, xif=sqrt2 exponentiated"),
+    "tl_nnlo_backward": (_theory(3), _axis(_operator((10.0, 5), [(2.0, 4)], inversion="expanded",
+                                                     method="perturbative-exact"), time_like=True),
+                         "time-like NNLO, perturbative-exact, downward across b, expanded backward matching"),
 }
 
 

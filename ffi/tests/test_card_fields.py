@@ -173,7 +173,8 @@ def test_strings_are_refused_for_every_number_alike():
 
 def test_booleans_are_booleans():
     th, op = cards.card("nlo_vfns")
-    for ok in (False, 0, True, 1):  # 0 / 1 are booleans; True is refused as unsupported, not misread
+    op["configs"]["polarized"] = True  # time_like True on top is refused as unsupported, not misread
+    for ok in (False, 0, True, 1):  # 0 / 1 are booleans
         op["configs"]["time_like"] = ok
         if ok:
             with pytest.raises(ekoc.EkocUnsupportedFieldError, match="time_like"):

@@ -25,8 +25,8 @@ def _cards(name="lo_ffns"):
          "operator_card.configs.evolution_method"),  # QED: iterate-exact only, as eko
         (lambda th, op: th.update(matching_order=[0, 1]), "theory_card.matching_order[1]"),
         (lambda th, op: th["heavy"].update(masses_scheme="msbar"), "theory_card.heavy.masses_scheme"),
-        (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized"),
-        (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like"),
+        (lambda th, op: op["configs"].update(polarized=True, time_like=True), "operator_card.configs.time_like"),
+        (lambda th, op: (op["configs"].update(polarized=True), th.update(order=[4, 0])), "theory_card.order[0]"),
         (lambda th, op: op["debug"].update(skip_singlet=True), "operator_card.debug.skip_singlet"),
         (lambda th, op: op.update(mugrid=[[1.0, 3]]), "operator_card.configs.inversion_method"),
         (lambda th, op: th.update(intrinsic_flavors=[4]), "theory_card.intrinsic_flavors"),
@@ -224,10 +224,10 @@ def test_importing_the_package_does_not_load_the_library():
         (lambda th, op: (th.update(order=[2, 1]), op["configs"].update(evolution_method="truncated")),
          "operator_card.configs.evolution_method",
          dict(qed_order=1, method=ekoc._cards.METHODS["truncated"], method_name="truncated"), "request.method="),
-        (lambda th, op: op["configs"].update(polarized=True), "operator_card.configs.polarized",
-         dict(polarized=1), "theory.polarized=1"),
-        (lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like",
-         dict(time_like=1), "theory.time_like=1"),
+        (lambda th, op: op["configs"].update(polarized=True, time_like=True), "operator_card.configs.time_like",
+         dict(polarized=1, time_like=1), "theory.polarized=1 with theory.time_like=1"),
+        (lambda th, op: (op["configs"].update(time_like=True), th.update(order=[4, 0])), "theory_card.order[0]",
+         dict(time_like=1, order=4), "theory.order=4 with theory.time_like=1"),
     ],
 )
 def test_python_and_c_refuse_the_same_axes(edit, card_field, setup_field, c_field):

@@ -74,6 +74,54 @@ static int qed_sector(const ekoc_nspace_cfg *cfg, uint32_t sector, int first, si
   return EKOC_OK;
 }
 
+/* The polarized or time-like evolution towers (the crate's _pol / _tl
+ * entry points, the layouts of the unpolarized ones). */
+static int axis_evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                                 double *re, double *im, ekoc_complex *tower) {
+  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf;
+  size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
+  int32_t rc;
+  const char *what;
+  if (cfg->family == EKOC_FAMILY_NS) {
+    what = cfg->polarized ? "ekore_gamma_ns_all_batch_pol" : "ekore_gamma_ns_all_batch_tl";
+    rc = cfg->polarized ? ekore_gamma_ns_all_batch_pol(order, n_re, n_im, count, nf, re, im)
+                        : ekore_gamma_ns_all_batch_tl(order, n_re, n_im, count, nf, re, im);
+  } else {
+    what = cfg->polarized ? "ekore_gamma_singlet_batch_pol" : "ekore_gamma_singlet_batch_tl";
+    rc = cfg->polarized ? ekore_gamma_singlet_batch_pol(order, n_re, n_im, count, nf, re, im)
+                        : ekore_gamma_singlet_batch_tl(order, n_re, n_im, count, nf, re, im);
+  }
+  if (rc != 0) return ekore_failure(rc, what, count, n_re, n_im);
+  for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
+  return EKOC_OK;
+}
+
+/* The polarized or time-like matching towers, one point at a time; the
+ * time-like OMEs are known at O(a_s) only: eko's higher orders are zero. */
+static int axis_matching_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                                double *re, double *im, ekoc_complex *tower) {
+  int ns = cfg->family == EKOC_FAMILY_NS, width = ns ? 4 : 9;
+  uint32_t known = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf;
+  size_t len = (size_t)ekoc_nspace_tower_len(cfg), p, i;
+  int32_t rc;
+  if (cfg->time_like && known > EKOC_TIME_LIKE_OME_ORDER) known = EKOC_TIME_LIKE_OME_ORDER;
+  for (p = 0; p < count; ++p) {
+    if (cfg->polarized)
+      rc = ns ? ekore_ome_ns_pol(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
+              : ekore_ome_singlet_pol(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
+    else
+      rc = ns ? ekore_ome_ns_tl(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
+              : ekore_ome_singlet_tl(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
+    if (rc != 0)
+      return ekore_failure(rc, cfg->polarized ? (ns ? "ekore_ome_ns_pol" : "ekore_ome_singlet_pol")
+                                              : (ns ? "ekore_ome_ns_tl" : "ekore_ome_singlet_tl"),
+                           1, n_re + p, n_im + p);
+    for (i = 0; i < len; ++i)
+      tower[p * len + i] = i < (size_t)width * known ? c_make(re[i], im[i]) : c_real(0.0);
+  }
+  return EKOC_OK;
+}
+
 int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                        double *scratch, ekoc_complex *tower) {
   size_t len, p, order, i;
@@ -94,6 +142,10 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
     rc = qed_sector(cfg, 0, 0, count, n_re, n_im, re, im, tower);
     return rc != EKOC_OK ? rc : qed_sector(cfg, 1, 4, count, n_re, n_im, re, im, tower);
   }
+  if (cfg->kind == EKOC_KIND_EVOLUTION && (cfg->polarized || cfg->time_like))
+    return axis_evolution_towers(cfg, count, n_re, n_im, re, im, tower);
+  if (cfg->kind == EKOC_KIND_MATCHING && (cfg->polarized || cfg->time_like))
+    return axis_matching_towers(cfg, count, n_re, n_im, re, im, tower);
   if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
     /* the three sectors in one call sharing each point's harmonic sums (below
      * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
@@ -171,6 +223,22 @@ static int qed_cfg_check(const ekoc_nspace_cfg *cfg) {
   return EKOC_OK;
 }
 
+/* Polarized or time-like (docs/physics.md §16): what eko has of them. */
+static int axis_cfg_check(const ekoc_nspace_cfg *cfg) {
+  if (cfg->polarized && cfg->time_like)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "polarized=1 with time_like=1: eko has no polarized time-like evolution");
+  if (ekoc_nspace_is_qed(cfg))
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "%s=1 with a QED family: eko's QED ignores the axis",
+                      cfg->polarized ? "polarized" : "time_like");
+  if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->order > EKOC_IMPLEMENTED_AXIS_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "order=%d with %s=1: eko has LO..NNLO (1..%d)", (int)cfg->order,
+                      cfg->polarized ? "polarized" : "time_like", EKOC_IMPLEMENTED_AXIS_ORDER);
+  if (cfg->kind == EKOC_KIND_MATCHING && cfg->polarized && cfg->order > EKOC_IMPLEMENTED_POLARIZED_MATCHING_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "matching order=%d with polarized=1: eko's polarized OMEs go to O(a_s^%d)",
+                      (int)cfg->order, EKOC_IMPLEMENTED_POLARIZED_MATCHING_ORDER);
+  return EKOC_OK;
+}
+
 int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
   int i;
   if (!cfg) return ekoc_error(EKOC_ERR_NULL_POINTER, "nspace config is NULL");
@@ -214,10 +282,10 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
   if ((cfg->polarized != 0 && cfg->polarized != 1) || (cfg->time_like != 0 && cfg->time_like != 1))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "polarized=%d / time_like=%d must be 0 or 1", (int)cfg->polarized,
                       (int)cfg->time_like);
-  if (cfg->polarized > EKOC_IMPLEMENTED_POLARIZED)
-    return ekoc_error(EKOC_ERR_UNSUPPORTED, "polarized=1: polarized anomalous dimensions are not implemented yet");
-  if (cfg->time_like > EKOC_IMPLEMENTED_TIME_LIKE)
-    return ekoc_error(EKOC_ERR_UNSUPPORTED, "time_like=1: time-like anomalous dimensions are not implemented yet");
+  if (cfg->polarized || cfg->time_like) {
+    int rc = axis_cfg_check(cfg);
+    if (rc != EKOC_OK) return rc;
+  }
   if (cfg->sv_mode < EKOC_SV_NONE || cfg->sv_mode > EKOC_SV_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "sv_mode=%d is not an EKOC_SV_*", (int)cfg->sv_mode);
   if (!isfinite(cfg->sv_log) || !isfinite(cfg->a0) || !isfinite(cfg->a1) || !isfinite(cfg->ome_log))

@@ -114,6 +114,25 @@ size_t ekoc_request_sizeof(void) { return sizeof(ekoc_request); }
 
 /* ---- validation ------------------------------------------------------------------ */
 
+/* Polarized or time-like: what eko 0.15.7 has of them (docs/physics.md §16). */
+static int check_axis(const ekoc_theory *t) {
+  const char *axis = t->polarized ? "theory.polarized=1" : "theory.time_like=1";
+  int matching = t->matching_order < 0 ? t->order - 1 : t->matching_order;
+  if (t->polarized && t->time_like)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.polarized=1 with theory.time_like=1: eko has no polarized "
+                                            "time-like evolution");
+  if (t->order > EKOC_IMPLEMENTED_AXIS_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.order=%d with %s: eko has LO..NNLO (1..%d)", (int)t->order, axis,
+                      EKOC_IMPLEMENTED_AXIS_ORDER);
+  if (t->qed_order > 0)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.qed_order=%d with %s: eko's QED ignores the axis",
+                      (int)t->qed_order, axis);
+  if (t->polarized && matching > EKOC_IMPLEMENTED_POLARIZED_MATCHING_ORDER)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.matching_order=%d with %s: eko's polarized OMEs go to O(a_s^%d)",
+                      matching, axis, EKOC_IMPLEMENTED_POLARIZED_MATCHING_ORDER);
+  return EKOC_OK;
+}
+
 /* The physics axes: what the API describes, and what is computed yet. */
 static int check_axes(const ekoc_theory *t) {
   if (t->order < 1 || t->order > EKOC_MAX_ORDER)
@@ -145,6 +164,7 @@ static int check_axes(const ekoc_theory *t) {
     return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.polarized=1: polarized evolution is not implemented yet");
   if (t->time_like > EKOC_IMPLEMENTED_TIME_LIKE)
     return ekoc_error(EKOC_ERR_UNSUPPORTED, "theory.time_like=1: time-like evolution is not implemented yet");
+  if (t->polarized || t->time_like) return check_axis(t);
   return EKOC_OK;
 }
 
