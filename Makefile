@@ -56,7 +56,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
 
-all: lib $(BUILD)/perf/lha
+all: lib $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
 
 deps: $(DEPS_OK)
 $(DEPS_OK): scripts/setup.sh
@@ -182,15 +182,19 @@ uninstall-python:
 
 # ---- benchmark -----------------------------------------------------------------
 $(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h
+$(BUILD)/perf/lha_polarized: perf/lha_polarized_tables.h
 $(BUILD)/perf/%: perf/%.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)
 
 # both runs: eko's settings (reproduces eko), then the converged settings
-# (reproduces the tables' digits; perf/lha.c, perf/lha_exceptions.h)
-lha: $(BUILD)/perf/lha
+# (reproduces the tables' digits; perf/lha.c, perf/lha_exceptions.h); then the
+# polarized parts, tables 16-18 of hep-ph/0511119, the same two ways (perf/lha_polarized.c)
+lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
 	$(BUILD)/perf/lha --backend $(BACKEND)
 	$(BUILD)/perf/lha --backend $(BACKEND) --settings converged
+	$(BUILD)/perf/lha_polarized --backend $(BACKEND)
+	$(BUILD)/perf/lha_polarized --backend $(BACKEND) --settings converged
 
 # the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
 # docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study
