@@ -44,8 +44,8 @@ typedef struct ekoc_nspace_config {
   int32_t sv_mode;          /* EKOC_SV_* */
   int32_t is_threshold;     /* evolution segment ending on a threshold: no expanded-sv K factor */
   int32_t matching_method;  /* EKOC_MATCHING_* (matching) */
-  int32_t polarized;        /* 0/1: helicity-difference anomalous dimensions / OMEs (1 not yet computed) */
-  int32_t time_like;        /* 0/1: time-like anomalous dimensions / matching (1 not yet computed) */
+  int32_t polarized;        /* 0/1: helicity-difference anomalous dimensions / OMEs (LO..NNLO, OMEs to a_s^2) */
+  int32_t time_like;        /* 0/1: time-like anomalous dimensions / matching (LO..NNLO, OMEs at a_s) */
   double sv_log;            /* ln(xif^2) */
   double a0, a1;            /* evolution: a_s at start/end; matching: a1 = a_s^(nf+1) at the threshold */
   double ome_log;           /* matching: ln(mu_h^2/m_h^2) = ln(k_h^2) */

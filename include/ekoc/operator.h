@@ -38,7 +38,7 @@ enum {
  * refused by ekoc_compute with EKOC_ERR_UNSUPPORTED naming the field. */
 typedef struct ekoc_theory {
   size_t struct_size;         /* set by ekoc_theory_default (see above) */
-  int32_t order;              /* QCD order: 1 LO, 2 NLO, 3 NNLO, 4 N3LO (eko order[0]; 4 not yet computed) */
+  int32_t order;              /* QCD order: 1 LO, 2 NLO, 3 NNLO, 4 aN3LO (eko order[0]) */
   double alphas;              /* alpha_s at the reference scale */
   double mu2_ref;             /* reference scale mu_ref^2 */
   int32_t nf_ref;             /* active flavours at the reference scale (3..6) */
@@ -46,11 +46,11 @@ typedef struct ekoc_theory {
   double matching_ratios[3];  /* k_h: matching scales at (k_h m_h)^2; 0 and INFINITY allowed (FFNS) */
   double xif;                 /* factorisation-scale ratio mu_F/mu (1: no variation) */
   int32_t matching_order;     /* order of the matching OMEs; -1 means order-1 (eko's default) */
-  int32_t qed_order;          /* QED order 0..EKOC_MAX_QED_ORDER (eko order[1]); only 0 is computed yet */
+  int32_t qed_order;          /* QED order 0..EKOC_MAX_QED_ORDER (eko order[1]); > 0 with iterate-exact only */
   double alphaem;             /* alpha_em at mu_ref (eko couplings.alphaem; used when qed_order > 0) */
   int32_t em_running;         /* 0/1: alpha_em runs (eko couplings.em_running) */
-  int32_t polarized;          /* 0/1: helicity-difference PDFs (eko configs.polarized); 1 not yet computed */
-  int32_t time_like;          /* 0/1: fragmentation functions (eko configs.time_like); 1 not yet computed */
+  int32_t polarized;          /* 0/1: helicity-difference PDFs (eko configs.polarized); LO..NNLO, upward paths */
+  int32_t time_like;          /* 0/1: fragmentation functions (eko configs.time_like); LO..NNLO */
   /* appended in 0.2 (struct_size growth rule): the N3LO anomalous dimensions, read at order 4 */
   int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); default 0 = central */
   int32_t use_fhmruvv;          /* 1 (default, as eko): FHMRUVV parametrisations; 0: eko's own approximation */
