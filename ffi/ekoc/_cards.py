@@ -375,12 +375,6 @@ def _check_axes(theory: dict, operator: dict) -> None:
                      "(eko has none)")
     if theory["qed_order"] > 0:
         _unsupported(where, True, "QED with polarized or time-like evolution (eko's QED ignores the axis)")
-    if operator["polarized"] and any(nf is not None and nf < operator["nf0"] for _, nf in operator["targets"]):
-        # the polarized downward matching disagrees with eko 0.15.7 by up to 4 of
-        # its tolerances on small-x entries, not understood yet: refused rather than
-        # computed silently (docs/physics.md §16.3); the C library refuses it too
-        _unsupported("operator_card.mugrid", [list(t) for t in operator["targets"]],
-                     "polarized evolution downward through a threshold (backward matching)")
     if operator["polarized"] and theory["matching_order"] > 2:
         _unsupported("theory_card.matching_order[0]", theory["matching_order"],
                      "polarized matching beyond O(a_s^2) (eko has none)")

@@ -159,6 +159,8 @@ CARDS = {
                               _axis(_operator((1.65, 4), [(10.0, 5)], method="truncated", scvar="expanded"),
                                     polarized=True),
                               "polarized NNLO, truncated, xif=1/sqrt2 expanded"),
+    "pol_nlo_backward": (_theory(2), _axis(_operator((10.0, 5), [(2.0, 4)], inversion="exact"), polarized=True),
+                         "polarized NLO, downward across the b threshold, exact backward matching"),
     "tl_nlo_vfns": (_theory(2), _axis(_operator((1.65, 4), [(10.0, 5), (100.0, 5)]), time_like=True),
                     "time-like NLO, VFNS across the b threshold, iterate-exact"),
     "tl_nnlo_vfns": (_theory(3), _axis(_operator((1.65, 4), [(10.0, 5)]), time_like=True),

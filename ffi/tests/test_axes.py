@@ -16,8 +16,6 @@ import ekoc
         ("pol_nlo_vfns", lambda th, op: op["configs"].update(time_like=True), "operator_card.configs.time_like"),
         ("pol_nlo_vfns", lambda th, op: th.update(order=[4, 0], matching_order=[3, 0]), "theory_card.order[0]"),
         ("tl_nlo_vfns", lambda th, op: th.update(order=[2, 2]), "operator_card.configs.time_like"),
-        ("pol_nnlo_vfns", lambda th, op: op.update(init=[10.0, 5], mugrid=[[2.0, 4]], configs=dict(
-            op["configs"], inversion_method="exact")), "operator_card.mugrid"),
     ],
 )
 def test_refused_naming_the_field(name, edit, field):
@@ -25,21 +23,6 @@ def test_refused_naming_the_field(name, edit, field):
     edit(th, op)
     ok, why = ekoc.supported(th, op)
     assert not ok and why.startswith(field), why
-
-
-def test_polarized_downward_is_refused_by_the_library_too():
-    """Past the Python check (a default-nf target below nf0 goes through the
-    plan), the C library refuses the polarized backward matching."""
-    from ekoc import _cards as card_io, _core, _lib, _solve
-    import dataclasses
-
-    setup = card_io.translate(*cards.card("pol_nlo_vfns"))
-    setup = dataclasses.replace(setup, mu2_0=100.0, nf0=5, targets=[(4.0, 4)], inversion_method=1)
-    theory, request = _solve._request(setup, "batch", {}, [], None)
-    out = _lib.ffi.new("ekoc_operator **")
-    status = _lib.load().ekoc_compute(theory, request, _lib.ffi.NULL, out)
-    with pytest.raises(ekoc.EkocNotImplementedError, match="theory.polarized=1 with a downward path"):
-        _core.check(status, "ekoc_compute")
 
 
 def test_time_like_nnlo_matching_warns_and_is_zero_beyond_nlo():

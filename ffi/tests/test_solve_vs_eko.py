@@ -49,6 +49,8 @@ def _check(sol, ref, name, backend):
         assert t.operator.shape == ref["operators"][i].shape
         assert np.all(np.isfinite(t.operator)) and np.all(t.error >= 0)
         extra = _photon_allowance(ref["operators"][i]) if name.startswith("qed_") else 0.0
+        if name in IDENTITY_CARDS:
+            extra = extra + IDENTITY_ALLOWANCE * np.abs(ref["operators"][i]).max()
         stats = compare(t.operator, t.error, ref["operators"][i], ref["errors"][i], extra=extra)
         print(f"\n{name} {backend} target {ep}: max |dev| {stats['max_abs_dev']:.3g} at {stats['at']} "
               f"({stats['max_dev_over_scale']:.3g} of max|op| {stats['scale']:.3g}), "
@@ -63,6 +65,15 @@ def _check(sol, ref, name, backend):
         assert sol.failures == 0
     return worst
 
+
+#: cards where eko's numerical identity in the matchings shows beyond its tolerance: eko
+#: integrates the 1 of a matching's diagonal along the path cut at 1 - mellin_cut, ekoc adds
+#: it exactly (README, "What agreement with eko means"). On the polarized downward card the
+#: operator's small-x gluon entries are small against that error (up to 3.6e-6 of max|op|):
+#: with the identity integrated numerically as eko does, ekoc agrees with eko to 0.18 of its
+#: tolerance there (perf/STATS.md, 2026-12-01, polarized and time-like).
+IDENTITY_CARDS = ("pol_nlo_backward",)
+IDENTITY_ALLOWANCE = 5e-6
 
 PHOTON = ekoc.PIDS.index(22)
 #: eko's photon difference allowed on QED cards, of max|op| (measured: up to 7.1e-7)

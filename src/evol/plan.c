@@ -233,13 +233,6 @@ static int add_matching(const ekoc_plan_setup *s, ekoc_plan *p, double scale, in
   int fam, rc, idx;
   double a, k = s->th->matching_ratios[hq - 4];
   double mu2 = s->sv_mode == EKOC_SV_EXPONENTIATED ? scale * s->xif2 : scale;
-  if (backward && s->th->polarized && s->matching_order > 0)
-    /* the polarized backward matching disagrees with eko 0.15.7 by up to 4 of its
-     * tolerances on small-x entries, not understood yet (docs/physics.md §16.3) */
-    return ekoc_error(EKOC_ERR_UNSUPPORTED,
-                      "theory.polarized=1 with a downward path through the threshold at mu2=%g (backward "
-                      "matching): not computed until it agrees with eko",
-                      scale);
   memset(&j, 0, sizeof j);
   j.is_matching = 1;
   j.nf = hq - 1;
