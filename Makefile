@@ -181,8 +181,8 @@ uninstall-python:
 	$(INSTALL_ENV) bash scripts/install.sh uninstall-python
 
 # ---- benchmark -----------------------------------------------------------------
-$(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h
-$(BUILD)/perf/lha_polarized: perf/lha_polarized_tables.h
+$(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h perf/lha_common.h
+$(BUILD)/perf/lha_polarized: perf/lha_polarized_tables.h perf/lha_common.h
 $(BUILD)/perf/%: perf/%.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)

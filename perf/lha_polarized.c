@@ -40,6 +40,7 @@
 #include <time.h>
 
 #include "ekoc.h"
+#include "lha_common.h"
 #include "lha_polarized_tables.h"
 
 #define NGRID_MAX 400
@@ -58,12 +59,6 @@ static const pol_run runs[] = {
 
 /* flavour-basis indices (eko's order 22, -6..-1, 21, 1..6) */
 enum { F_PH = 0, F_TB, F_BB, F_CB, F_SB, F_UB, F_DB, F_G, F_D, F_U, F_S, F_C, F_B, F_T };
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 /* The polarized LHA toy PDFs at mu_0^2 (hep-ph/0511119 section 4; they
  * reproduce table 16 part 1 but for its L_m column), as values Delta f(x). */
@@ -119,43 +114,6 @@ static const char *exception_reason(const char *label, int order, double refv, d
     return "table erratum: the tables evolved x L_m = L_p/20 at mu_0, the toy has ubar = dbar";
   if (fabs(refv) < 1e-8 && fabs(val - refv) < 1e-10) return "below 1e-8: within 1e-10, a unit of the fifth digit < 1e-12";
   return NULL;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static int part_selected(const char *parts, int table, int part) {
-  char key[16];
-  const char *p;
-  size_t n;
-  if (!parts) return 1;
-  n = (size_t)snprintf(key, sizeof key, "%d/%d", table, part);
-  for (p = parts; (p = strstr(p, key)) != NULL; p += n)
-    if ((p == parts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
-  return 0;
-}
-
-typedef struct stats {
-  double *dev; /* relative deviations */
-  size_t n, cap;
-  size_t within_unit, compared, exceptions, failures;
-  double worst;
-  char worst_where[96];
-} stats;
-
-static void stats_add(stats *s, double dev, const char *where) {
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 256;
-    s->dev = realloc(s->dev, s->cap * sizeof *s->dev);
-    if (!s->dev) exit(1);
-  }
-  s->dev[s->n++] = dev;
-  if (dev > s->worst || s->n == 1) {
-    s->worst = dev;
-    snprintf(s->worst_where, sizeof s->worst_where, "%s", where);
-  }
 }
 
 typedef struct options {
@@ -281,25 +239,6 @@ static int run_part(const pol_run *r, const options *o, const double *grid, ekoc
   ekoc_operator_free(op);
   free(pdf_in);
   return 1;
-}
-
-/* perf/lha.c's converged grid: every table x, and between neighbours equal
- * steps of at most ~0.25 in z = ln(x/(1-x)) below x = 0.3 and ~0.15 above up
- * to x = 0.99, then 1 (100 points); returns the count. */
-static int converged_grid(double *grid) {
-  static const double knots[] = {1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99};
-  const int n_knots = (int)(sizeof knots / sizeof knots[0]);
-  int k, m = 0;
-  for (k = 0; k + 1 < n_knots; ++k) {
-    const double dz = knots[k] < 0.3 ? 0.25 : 0.15;
-    double za = log(knots[k] / (1 - knots[k])), zb = log(knots[k + 1] / (1 - knots[k + 1]));
-    int steps = (int)ceil((zb - za) / dz - 0.3), q;
-    grid[m++] = knots[k];
-    for (q = 1; q < steps; ++q) grid[m++] = 1.0 / (1.0 + exp(-(za + (zb - za) * q / steps)));
-  }
-  grid[m++] = knots[n_knots - 1];
-  grid[m++] = 1.0;
-  return m;
 }
 
 static int usage(const char *argv0, FILE *to, int status) {

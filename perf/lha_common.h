@@ -1,0 +1,83 @@
+/* lha_common.h: what perf/lha.c (the unpolarised LHA parts) and
+ * perf/lha_polarized.c (the polarized ones) share: the wall clock, the
+ * --parts filter, the deviation statistics behind the summary line and the
+ * converged settings' x grid (README, `make lha`). Header-only: each
+ * benchmark is one translation unit. */
+#ifndef EKOC_PERF_LHA_COMMON_H
+#define EKOC_PERF_LHA_COMMON_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Wall-clock seconds (monotonic). */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* qsort order of doubles. */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Whether part table/part is in the comma-separated --parts list ("3/1,15/2";
+ * NULL: every part). */
+static int part_selected(const char *parts, int table, int part) {
+  char key[16];
+  const char *p;
+  size_t n;
+  if (!parts) return 1;
+  n = (size_t)snprintf(key, sizeof key, "%d/%d", table, part);
+  for (p = parts; (p = strstr(p, key)) != NULL; p += n)
+    if ((p == parts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+/* The deviations of one run, for the summary line. */
+typedef struct stats {
+  double *dev; /* relative deviations */
+  size_t n, cap;
+  size_t within_unit, compared, exceptions, failures;
+  double worst;
+  char worst_where[96];
+} stats;
+
+/* Records one relative deviation; `where` names the entry (for worst=). */
+static void stats_add(stats *s, double dev, const char *where) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 256;
+    s->dev = realloc(s->dev, s->cap * sizeof *s->dev);
+    if (!s->dev) exit(1);
+  }
+  s->dev[s->n++] = dev;
+  if (dev > s->worst || s->n == 1) {
+    s->worst = dev;
+    snprintf(s->worst_where, sizeof s->worst_where, "%s", where);
+  }
+}
+
+/* The converged settings' grid (README): the knots and, between them, equal
+ * steps of at most 0.25 in ln(x/(1-x)) (0.15 above x = 0.3), then 1; returns
+ * the number of points. */
+static int converged_grid(double *grid) {
+  static const double knots[] = {1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99};
+  const int n_knots = (int)(sizeof knots / sizeof knots[0]);
+  int k, m = 0;
+  for (k = 0; k + 1 < n_knots; ++k) {
+    const double dz = knots[k] < 0.3 ? 0.25 : 0.15; /* finer where the PDFs fall like (1-x)^3..6 */
+    double za = log(knots[k] / (1 - knots[k])), zb = log(knots[k + 1] / (1 - knots[k + 1]));
+    int steps = (int)ceil((zb - za) / dz - 0.3), q;
+    grid[m++] = knots[k];
+    for (q = 1; q < steps; ++q) grid[m++] = 1.0 / (1.0 + exp(-(za + (zb - za) * q / steps)));
+  }
+  grid[m++] = knots[n_knots - 1];
+  grid[m++] = 1.0;
+  return m;
+}
+
+#endif /* EKOC_PERF_LHA_COMMON_H */
