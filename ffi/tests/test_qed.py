@@ -103,3 +103,27 @@ def test_qed_order_changes_the_photon():
     assert np.abs(t.operator[ph, :-1, ph, :-1].diagonal() - 1.0).max() < 0.05
     assert np.abs(t0.operator[ph]).max() == 0.0
 
+
+
+def test_views_and_stream_in_the_unified_basis():
+    """The operator of a QED computation lives in the unified bases: its
+    streamed targets are the held ones bitwise, its evolution-basis view is
+    the flavour one rotated with eko's matrix, and apply is the dense
+    contraction."""
+    br = pytest.importorskip("eko.basis_rotation")
+    th, op = cards.card("qed_nnlo_running")
+    op["xgrid"] = cards.lambert_grid(8)
+    sol = ekoc.solve(th, op)
+    streamed = []
+    ekoc.solve_stream(th, op, lambda t: streamed.append(np.array(t.operator)))
+    assert len(streamed) == len(sol)
+    for got, ep in zip(streamed, sol):
+        np.testing.assert_array_equal(got, sol[ep].operator)
+    t = sol[(100.0**2, 5)]
+    ev, _ = t.evolution_basis()
+    r = br.rotate_flavor_to_evolution
+    want = np.einsum("ab,bicj,cd->aidj", r, t.operator, np.linalg.inv(r))
+    np.testing.assert_allclose(ev, want, rtol=0, atol=1e-12 * np.abs(want).max())
+    pdf = RNG.normal(size=(14, len(op["xgrid"])))
+    want = np.einsum("aibj,bj->ai", t.operator, pdf)
+    np.testing.assert_allclose(t.apply(pdf), want, rtol=0, atol=1e-12 * np.abs(want).max())
