@@ -1,6 +1,6 @@
 /* test_qed_kernels.c: the QCD x QED evolution kernels and their scale
  * variations (ad/kernel_qed.h, ad/scale_variation_qed.h, docs/physics.md
- * §15.3-13.4) on arbitrary complex towers, against eko 0.15.7's own functions
+ * §15.3-15.4) on arbitrary complex towers, against eko 0.15.7's own functions
  * (tests/qed_kernel_reference.h, from tests/gen_qed_kernel_reference.py), and
  * the matrix exponential (ad/qed_matrix.h) against properties eko does not
  * enter. */

@@ -108,7 +108,7 @@ EKOC_HD void ekoc_nspace_evolution_singlet(const ekoc_nspace_cfg *cfg, ekoc_cmat
 
 /* Evolution with QED, from the packed tower (layout of ekoc_nspace_tower_len;
  * modified in place by the exponentiated scale-variation shift). Writes the
- * family's elements (docs/physics.md §15.3-13.4). */
+ * family's elements (docs/physics.md §15.3-15.4). */
 EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex *tower, ekoc_complex *out) {
   ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
   double beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), a_s = st.as_ends[st.n], a_em = st.aem_half[st.n - 1];
