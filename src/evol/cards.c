@@ -233,7 +233,6 @@ static int check_request_grid(const ekoc_request *r) {
   return EKOC_OK;
 }
 
-/* The solution method, scale variations, matching inversion and backend. */
 /* What eko 0.15.7 computes with QED (docs/physics.md §15): iterate-exact
  * only (its singlet and valence QED kernels refuse every other method), and
  * the exponentiated scale variation only with a running a_em (eko's
@@ -256,6 +255,7 @@ static int check_request_qed(const ekoc_request *r, const ekoc_theory *t) {
   return EKOC_OK;
 }
 
+/* The solution method, scale variations, matching inversion and backend. */
 static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
   if (r->method < 0 || r->method >= EKOC_METHOD_COUNT)
     return ekoc_error(EKOC_ERR_INVALID_METHOD, "request.method=%d is not an EKOC_METHOD_*", (int)r->method);
