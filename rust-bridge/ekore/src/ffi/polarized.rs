@@ -9,9 +9,9 @@
 
 use super::batch::batch_run;
 use super::boundary::guard;
-use super::check::{all_finite, check_l, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
+use super::check::{check_nf, check_order, sums, Poles};
+use super::ome::ome_entry;
 use super::EKORE_OK;
-use crate::complex::C64;
 use crate::polarized;
 
 /// Highest order of the polarized anomalous dimensions (NNLO).
@@ -90,42 +90,9 @@ pub extern "C" fn ekore_gamma_singlet_batch_pol(
     guard(F, || run().err().unwrap_or(EKORE_OK))
 }
 
-/// Shared checks and store of the two OME entry points: validates the
-/// arguments, then writes the `len` values `eval` puts in its buffer.
-#[allow(clippy::too_many_arguments)]
-fn ome_at(
-    func: &str,
-    order: u32,
-    n_re: f64,
-    n_im: f64,
-    nf: u32,
-    l: f64,
-    out_re: *mut f64,
-    out_im: *mut f64,
-    len: usize,
-    eval: &dyn Fn(&crate::harmonics::Sums, &mut [C64]),
-) -> i32 {
-    guard(func, || {
-        let run = || -> Result<(), i32> {
-            check_ptr(func, "out_re", out_re)?;
-            check_ptr(func, "out_im", out_im)?;
-            check_order(func, order, EKORE_MAX_POL_OME_ORDER)?;
-            check_nf(func, nf)?;
-            check_l(func, l)?;
-            let n = check_n(func, Arg(None), n_re, n_im, Poles::NonSinglet)?;
-            let s = sums(func, n)?;
-            let mut buf = [C64::ZERO; 18];
-            let a = &mut buf[..len];
-            eval(&s, a);
-            if !all_finite(a) {
-                return Err(not_finite(func, n));
-            }
-            // SAFETY: the caller provides `len` writable doubles in each output.
-            unsafe { store(a, out_re, out_im, 0) };
-            Ok(())
-        };
-        run().err().unwrap_or(EKORE_OK)
-    })
+/// The order check of the polarized OMEs: 1..EKORE_MAX_POL_OME_ORDER.
+fn ome_order(func: &str, order: u32) -> Result<(), i32> {
+    check_order(func, order, EKORE_MAX_POL_OME_ORDER)
 }
 
 /// The polarized non-singlet matching OMEs A^(1..order)(N) on (q, H), eko's
@@ -145,10 +112,14 @@ pub extern "C" fn ekore_ome_ns_pol(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    ome_at("ekore_ome_ns_pol", order, n_re, n_im, nf, l, out_re, out_im, 4 * order as usize, &|s, a| {
-        for (k, m) in polarized::a_non_singlet(order, s, l).iter().take(order as usize).enumerate() {
+    const F: &str = "ekore_ome_ns_pol";
+    let len = 4 * order as usize;
+    ome_entry(F, order, &ome_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, len, &|n, a| {
+        let s = sums(F, n)?;
+        for (k, m) in polarized::a_non_singlet(order, &s, l).iter().take(order as usize).enumerate() {
             a[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
         }
+        Ok(())
     })
 }
 
@@ -169,11 +140,15 @@ pub extern "C" fn ekore_ome_singlet_pol(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    ome_at("ekore_ome_singlet_pol", order, n_re, n_im, nf, l, out_re, out_im, 9 * order as usize, &|s, a| {
-        for (k, m) in polarized::a_singlet(order, s, nf, l).iter().take(order as usize).enumerate() {
+    const F: &str = "ekore_ome_singlet_pol";
+    let len = 9 * order as usize;
+    ome_entry(F, order, &ome_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, len, &|n, a| {
+        let s = sums(F, n)?;
+        for (k, m) in polarized::a_singlet(order, &s, nf, l).iter().take(order as usize).enumerate() {
             for i in 0..3 {
                 a[9 * k + 3 * i..9 * k + 3 * i + 3].copy_from_slice(&m[i]);
             }
         }
+        Ok(())
     })
 }

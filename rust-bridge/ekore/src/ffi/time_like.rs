@@ -7,7 +7,8 @@
 
 use super::batch::batch_run;
 use super::boundary::{fail, guard};
-use super::check::{all_finite, check_l, check_n, check_nf, check_order, check_ptr, not_finite, store, Arg, Poles};
+use super::check::{check_nf, check_order, Poles};
+use super::ome::ome_entry;
 use super::{EKORE_ERR_ORDER, EKORE_OK};
 use crate::complex::C64;
 use crate::time_like::{self, ome, NsMode};
@@ -103,42 +104,6 @@ pub extern "C" fn ekore_gamma_singlet_batch_tl(
     guard(F, || run().err().unwrap_or(EKORE_OK))
 }
 
-/// Shared body of the two OME entry points: checks, then writes `a`.
-#[allow(clippy::too_many_arguments)]
-fn ome_at(
-    func: &str,
-    order: u32,
-    n_re: f64,
-    n_im: f64,
-    nf: u32,
-    l: f64,
-    poles: Poles,
-    out_re: *mut f64,
-    out_im: *mut f64,
-    eval: &dyn Fn(C64, &mut [C64]),
-    width: usize,
-) -> i32 {
-    guard(func, || {
-        let run = || -> Result<(), i32> {
-            check_ptr(func, "out_re", out_re)?;
-            check_ptr(func, "out_im", out_im)?;
-            check_ome_order(func, order)?;
-            check_nf(func, nf)?;
-            check_l(func, l)?;
-            let n = check_n(func, Arg(None), n_re, n_im, poles)?;
-            let mut a = [C64::ZERO; 9];
-            eval(n, &mut a[..width]);
-            if !all_finite(&a[..width]) {
-                return Err(not_finite(func, n));
-            }
-            // SAFETY: the caller provides `width` writable doubles in each output.
-            unsafe { store(&a[..width], out_re, out_im, 0) };
-            Ok(())
-        };
-        run().err().unwrap_or(EKORE_OK)
-    })
-}
-
 /// eko's time-like non-singlet matching OME on (q, H) (`time_like.A_non_singlet`),
 /// `order` 1 only (eko has A^(1) only: `order` 2, 3 are refused, eko would
 /// return zeros for them), `nf` 3..6 (checked; it does not enter), `L` =
@@ -155,8 +120,11 @@ pub extern "C" fn ekore_ome_ns_tl(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    let eval = |_n: C64, a: &mut [C64]| a.copy_from_slice(ome::a_ns_1().as_flattened());
-    ome_at("ekore_ome_ns_tl", order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, &eval, 4)
+    let eval = |_n: C64, a: &mut [C64]| {
+        a.copy_from_slice(ome::a_ns_1().as_flattened());
+        Ok(())
+    };
+    ome_entry("ekore_ome_ns_tl", order, &check_ome_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, 4, &eval)
 }
 
 /// eko's time-like singlet matching OME on (g, q, H) (`time_like.A_singlet`),
@@ -175,6 +143,9 @@ pub extern "C" fn ekore_ome_singlet_tl(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    let eval = |n: C64, a: &mut [C64]| a.copy_from_slice(ome::a_singlet_1(n, l).as_flattened());
-    ome_at("ekore_ome_singlet_tl", order, n_re, n_im, nf, l, Poles::Singlet, out_re, out_im, &eval, 9)
+    let eval = |n: C64, a: &mut [C64]| {
+        a.copy_from_slice(ome::a_singlet_1(n, l).as_flattened());
+        Ok(())
+    };
+    ome_entry("ekore_ome_singlet_tl", order, &check_ome_order, n_re, n_im, nf, l, Poles::Singlet, out_re, out_im, 9, &eval)
 }
