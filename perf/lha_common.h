@@ -1,7 +1,7 @@
 /* lha_common.h: what perf/lha.c (the unpolarised LHA parts) and
  * perf/lha_polarized.c (the polarized ones) share: the wall clock, the
- * --parts filter, the deviation statistics behind the summary line and the
- * converged settings' x grid (README, `make lha`). Header-only: each
+ * --parts filter, the deviation statistics and the summary line, the
+ * backend names and the x grids of both settings (README, `make lha`). Header-only: each
  * benchmark is one translation unit. */
 #ifndef EKOC_PERF_LHA_COMMON_H
 #define EKOC_PERF_LHA_COMMON_H
@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "ekoc.h"
 
 /* Wall-clock seconds (monotonic). */
 static double now_s(void) {
@@ -78,6 +80,49 @@ static int converged_grid(double *grid) {
   grid[m++] = knots[n_knots - 1];
   grid[m++] = 1.0;
   return m;
+}
+
+/* Sorts s->dev and returns its median (0 when empty). */
+static double stats_median(stats *s) {
+  if (!s->n) return 0.0;
+  qsort(s->dev, s->n, sizeof *s->dev, cmp_double);
+  return s->n % 2 ? s->dev[s->n / 2] : 0.5 * (s->dev[s->n / 2 - 1] + s->dev[s->n / 2]);
+}
+
+/* The backend of --backend `name` into *out; 0 for an unknown name. */
+static int lha_backend(const char *name, int *out) {
+  if (!strcmp(name, "adaptive"))
+    *out = EKOC_BACKEND_ADAPTIVE;
+  else if (!strcmp(name, "batch"))
+    *out = EKOC_BACKEND_BATCH;
+  else if (!strcmp(name, "gpu"))
+    *out = EKOC_BACKEND_GPU;
+  else
+    return 0;
+  return 1;
+}
+
+/* The x grid of a run (the converged one, setting *ngrid, or eko's lambertgrid
+ * of *ngrid points from 1e-7) and its basis of `degree`; 0 on failure. */
+static int lha_grid(int converged, int *ngrid, int degree, double *grid, ekoc_interp **interp) {
+  if (converged) *ngrid = converged_grid(grid);
+  return (converged || ekoc_grid_lambert((size_t)*ngrid, 1e-7, grid) == EKOC_OK) &&
+         ekoc_interp_alloc(grid, (size_t)*ngrid, degree, interp) == EKOC_OK;
+}
+
+/* The two closing lines of a run (README: tools parse the second); `what`
+ * names the digits line ("LHA" / "LHA polarized"), `suffix` is appended to
+ * the summary line ("" or " polarized=1"). The statistics must be sorted
+ * (stats_median). */
+static void lha_print_summary(const char *what, int parts, const stats *st, double median, double wall,
+                              const char *backend, int converged, const char *suffix) {
+  printf("\n%s digits: %zu of %zu entries within one unit of the last printed digit, %zu documented exceptions\n",
+         what, st->within_unit, st->compared, st->exceptions);
+  printf("LHA summary: parts=%d entries=%zu within_digit=%zu/%zu exceptions=%zu failures=%zu max_rel_dev=%.3e "
+         "median_rel_dev=%.3e worst=%s wall_s=%.3f backend=%s settings=%s%s\n",
+         parts, st->compared, st->within_unit, st->compared, st->exceptions, st->failures,
+         st->n ? st->dev[st->n - 1] : 0.0, median, st->n ? st->worst_where : "-", wall, backend,
+         converged ? "converged" : "eko", suffix);
 }
 
 #endif /* EKOC_PERF_LHA_COMMON_H */

@@ -282,19 +282,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "lha_polarized: unknown --settings '%s' (eko or converged)\n", settings);
     return 2;
   }
-  if (!strcmp(backend_name, "adaptive"))
-    o.backend = EKOC_BACKEND_ADAPTIVE;
-  else if (!strcmp(backend_name, "batch"))
-    o.backend = EKOC_BACKEND_BATCH;
-  else if (!strcmp(backend_name, "gpu"))
-    o.backend = EKOC_BACKEND_GPU;
-  else {
+  if (!lha_backend(backend_name, &o.backend)) {
     fprintf(stderr, "lha_polarized: unknown backend '%s'\n", backend_name);
     return 2;
   }
-  if (o.converged) o.ngrid = converged_grid(grid);
-  if ((!o.converged && ekoc_grid_lambert((size_t)o.ngrid, 1e-7, grid) != EKOC_OK) ||
-      ekoc_interp_alloc(grid, (size_t)o.ngrid, o.degree, &interp) != EKOC_OK) {
+  if (!lha_grid(o.converged, &o.ngrid, o.degree, grid, &interp)) {
     fprintf(stderr, "lha_polarized: grid setup failed: %s\n", ekoc_last_error());
     return 1;
   }
@@ -306,18 +298,8 @@ int main(int argc, char **argv) {
   }
   wall = now_s() - t0;
   ekoc_interp_free(interp);
-  if (st.n) {
-    qsort(st.dev, st.n, sizeof *st.dev, cmp_double);
-    median = st.n % 2 ? st.dev[st.n / 2] : 0.5 * (st.dev[st.n / 2 - 1] + st.dev[st.n / 2]);
-  }
-  printf("\nLHA polarized digits: %zu of %zu entries within one unit of the last printed digit, %zu documented "
-         "exceptions\n",
-         st.within_unit, st.compared, st.exceptions);
-  printf("LHA summary: parts=%d entries=%zu within_digit=%zu/%zu exceptions=%zu failures=%zu max_rel_dev=%.3e "
-         "median_rel_dev=%.3e worst=%s wall_s=%.3f backend=%s settings=%s polarized=1\n",
-         n_parts - failed, st.compared, st.within_unit, st.compared, st.exceptions, st.failures,
-         st.n ? st.dev[st.n - 1] : 0.0, median, st.n ? st.worst_where : "-", wall, backend_name,
-         o.converged ? "converged" : "eko");
+  median = stats_median(&st);
+  lha_print_summary("LHA polarized", n_parts - failed, &st, median, wall, backend_name, o.converged, " polarized=1");
   free(st.dev);
   return failed ? 1 : 0;
 }
