@@ -58,3 +58,14 @@ def compare(op, err, ref, ref_err, epsrel=EPSREL, epsabs=EPSABS, extra=0.0):
         "max_rel_dev_big": float(np.max(d[big] / np.abs(ref[big]))) if big.any() else 0.0,
         "scale": scale,
     }
+
+
+def assert_close_to(got, want, rtol, floor, floor_scale=None, min_scale=0.0):
+    """Elementwise |got - want| <= rtol |want| + floor * max(min_scale, S), S =
+    floor_scale or max|want| (the mirror tests of ekoc.ekore against eko's
+    ekore); the shapes must agree. Names the entries that miss."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape
+    scale = np.max(np.abs(want)) if floor_scale is None else floor_scale
+    bad = np.abs(got - want) > rtol * np.abs(want) + floor * max(min_scale, scale)
+    assert not bad.any(), f"{np.count_nonzero(bad)} entries off: got {got[bad][:3]}, want {want[bad][:3]}"

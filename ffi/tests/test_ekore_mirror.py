@@ -21,6 +21,7 @@ eko_ome = pytest.importorskip("ekore.operator_matrix_elements.unpolarized.space_
 
 import ekoc  # noqa: E402
 import ekoc.ekore as ekore  # noqa: E402
+from compare import assert_close_to  # noqa: E402
 
 RTOL = 1e-10
 FLOOR = 1e-12
@@ -47,11 +48,7 @@ def _variations(use_fhmruvv, seed, count=3):
 
 
 def _close(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape
-    floor = FLOOR * np.max(np.abs(want))
-    bad = np.abs(got - want) > RTOL * np.abs(want) + floor
-    assert not bad.any(), f"{np.count_nonzero(bad)} entries off: got {got[bad][:3]}, want {want[bad][:3]}"
+    assert_close_to(got, want, RTOL, FLOOR)
 
 
 @pytest.mark.parametrize("qcd", [1, 2, 3])

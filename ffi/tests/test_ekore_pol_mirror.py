@@ -23,6 +23,7 @@ eko_ome = pytest.importorskip("ekore.operator_matrix_elements.polarized.space_li
 
 import ekoc  # noqa: E402
 import ekoc.ekore as ekore  # noqa: E402
+from compare import assert_close_to  # noqa: E402
 
 RTOL = 1e-10
 FLOOR = 1e-12
@@ -39,11 +40,7 @@ def _points(seed, count):
 
 
 def _close(got, want, floor_scale=None):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape
-    floor = FLOOR * max(1.0, np.max(np.abs(want)) if floor_scale is None else floor_scale)
-    bad = np.abs(got - want) > RTOL * np.abs(want) + floor
-    assert not bad.any(), f"{np.count_nonzero(bad)} entries off: got {got[bad][:3]}, want {want[bad][:3]}"
+    assert_close_to(got, want, RTOL, FLOOR, floor_scale, min_scale=1.0)
 
 
 @pytest.mark.parametrize("qcd", [1, 2, 3])

@@ -21,6 +21,7 @@ eko_ad = pytest.importorskip("ekore.anomalous_dimensions.unpolarized.space_like"
 
 import ekoc  # noqa: E402
 import ekoc.ekore as ekore  # noqa: E402
+from compare import assert_close_to  # noqa: E402
 
 SL = ekore.anomalous_dimensions.unpolarized.space_like
 RTOL = 1e-10
@@ -43,11 +44,7 @@ def _variation(use_fhmruvv, seed):
 
 
 def _close(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape
-    floor = FLOOR * np.max(np.abs(want))
-    bad = np.abs(got - want) > RTOL * np.abs(want) + floor
-    assert not bad.any(), f"{np.count_nonzero(bad)} entries off: got {got[bad][:3]}, want {want[bad][:3]}"
+    assert_close_to(got, want, RTOL, FLOOR)
 
 
 @pytest.mark.parametrize("use_fhmruvv", [True, False])

@@ -19,6 +19,7 @@ eko_ome = pytest.importorskip("ekore.operator_matrix_elements.unpolarized.time_l
 
 import ekoc  # noqa: E402
 import ekoc.ekore as ekore  # noqa: E402
+from compare import assert_close_to  # noqa: E402
 
 tl_ad = ekore.anomalous_dimensions.unpolarized.time_like
 tl_ome = ekore.operator_matrix_elements.unpolarized.time_like
@@ -36,11 +37,7 @@ def _points(seed, count=8):
 
 
 def _close(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape
-    floor = FLOOR * np.max(np.abs(want))
-    bad = np.abs(got - want) > RTOL * np.abs(want) + floor
-    assert not bad.any(), f"{np.count_nonzero(bad)} entries off: got {got[bad][:3]}, want {want[bad][:3]}"
+    assert_close_to(got, want, RTOL, FLOOR)
 
 
 @pytest.mark.parametrize("qcd", [1, 2, 3])
