@@ -62,6 +62,18 @@ EKOC_HD ekoc_qed_steps ekoc_qed_steps_of(int32_t iterations, const double *coupl
   return s;
 }
 
+/* The step's da_s/dln mu^2 up to sign, beta(a) = sum_i beta_i a_s^(i+2) +
+ * beta_qcd(2,1) a_s^2 a_em, at the midpoint couplings (a_s, a_em). */
+EKOC_HD double ekoc_qed_step_beta(int32_t order, const double beta[4], double beta_mix, double as, double aem) {
+  double betatot = 0.0, apow = as * as;
+  int i;
+  for (i = 0; i < order; ++i) {
+    betatot += beta[i] * apow;
+    apow *= as;
+  }
+  return betatot + beta_mix * as * as * aem;
+}
+
 /* Non-singlet QED kernels of n_entries entries at once. g[p * stride + e] is
  * pair p of entry e; out[e] receives E_e. beta[4] are the QCD beta_0..3 of nf,
  * beta_mix = beta_qcd(2,1), log_step = ln(mu2_from/mu2_to) per step. Every
@@ -105,13 +117,8 @@ EKOC_HD void ekoc_kernel_qed_matrix(int32_t order, int32_t qed_order, int dim, c
   ekoc_complex ln[EKOC_QED_MAX_DIM2], step[EKOC_QED_MAX_DIM2], tmp[EKOC_QED_MAX_DIM2];
   ekoc_qed_mat_identity(dim, out);
   for (s = 0; s < st.n; ++s) {
-    double as = st.as_half[s], aem = st.aem_half[s], betatot = 0.0, apow = as * as, fact;
-    for (i = 0; i < order; ++i) {
-      betatot += beta[i] * apow;
-      apow *= as;
-    }
-    betatot += beta_mix * as * as * aem;
-    fact = (st.as_ends[s + 1] - st.as_ends[s]) / betatot;
+    double as = st.as_half[s], aem = st.aem_half[s];
+    double fact = (st.as_ends[s + 1] - st.as_ends[s]) / ekoc_qed_step_beta(order, beta, beta_mix, as, aem);
     for (i = 0; i < d2; ++i) ln[i] = c_real(0.0);
     for (p = 0; p < np; ++p) {
       int pi, pj;

@@ -159,17 +159,13 @@ EKOC_HD double ekoc_nspace_qed_photon_limit(const ekoc_nspace_cfg *cfg) {
   double e2 = ekoc_quark_charge2_sum(cfg->nf), e4 = ekoc_quark_charge4_sum(cfg->nf);
   double g01 = 4.0 / 3.0 * EKOC_NC * e2, g11 = 4.0 * EKOC_CF * EKOC_CA * e2, g02 = 4.0 * EKOC_NC * e4;
   double expo = 0.0, beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), c;
-  int s, i;
+  int s;
   if (cfg->sv_mode == EKOC_SV_EXPONENTIATED && cfg->em_running && cfg->qed_order >= 2)
     g02 += ekoc_beta_qed_aem2(cfg->nf, cfg->lepton_number) * cfg->sv_log * g01;
   for (s = 0; s < st.n; ++s) { /* the steps of ekoc_kernel_qed_matrix, photon entry only */
-    double as = st.as_half[s], aem = st.aem_half[s], betatot = beta_mix * as * as * aem, apow = as * as;
-    for (i = 0; i < cfg->order; ++i) {
-      betatot += cfg->beta[i] * apow;
-      apow *= as;
-    }
+    double as = st.as_half[s], aem = st.aem_half[s];
     expo += (g01 * aem + g11 * as * aem + (cfg->qed_order >= 2 ? g02 * aem * aem : 0.0)) *
-            (st.as_ends[s + 1] - st.as_ends[s]) / betatot;
+            (st.as_ends[s + 1] - st.as_ends[s]) / ekoc_qed_step_beta(cfg->order, cfg->beta, beta_mix, as, aem);
   }
   c = exp(expo);
   if (cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold && cfg->em_running && cfg->qed_order >= 2)
