@@ -22,11 +22,20 @@ ifeq ($(SAN),1)
   LDSAN := -fsanitize=address,undefined
   BUILD := build-san
 endif
+# EKORE_FEATURES=exact-g3 (rust-bridge/ekore/Cargo.toml) builds a reference
+# variant of the crate into its own target and build folders.
+EKORE_FEATURES ?=
+CARGO_TARGET   := target
+ifneq ($(EKORE_FEATURES),)
+  CARGO_TARGET := target-$(EKORE_FEATURES)
+  BUILD        := $(BUILD)-$(EKORE_FEATURES)
+endif
+CARGO_FLAGS := --release --offline --quiet --target-dir $(CARGO_TARGET) $(if $(EKORE_FEATURES),--features $(EKORE_FEATURES))
 CFLAGS  := $(CFLAGS_BASE) $(EXTRA_CFLAGS)
 LDLIBS  := -lgsl -lgslcblas -lm -lpthread -ldl -fopenmp $(LDSAN)
 
 RUST_DIR := rust-bridge
-RUST_LIB := $(RUST_DIR)/target/release/libekore.a
+RUST_LIB := $(RUST_DIR)/$(CARGO_TARGET)/release/libekore.a
 RUST_SRC := $(shell find $(RUST_DIR)/ekore/src -name '*.rs' 2>/dev/null) $(RUST_DIR)/ekore/Cargo.toml $(RUST_DIR)/Cargo.toml
 
 C_SRC   := $(wildcard src/*.c src/*/*.c)
@@ -67,7 +76,7 @@ $(DEPS_OK): scripts/setup.sh
 # ---- Rust crate (offline: it has no external crates) -------------------------
 rust: $(RUST_LIB)
 $(RUST_LIB): $(RUST_SRC) | $(DEPS_OK)
-	cd $(RUST_DIR) && cargo build --release --offline --quiet
+	cd $(RUST_DIR) && cargo build $(CARGO_FLAGS)
 	@touch $@
 
 # ---- the generated Rust header (committed; CI checks it is fresh) ------------
@@ -320,4 +329,4 @@ gpu-check:
 	bash perf/gpu_check.sh
 
 clean:
-	rm -rf build build-san build-cuda build-fuzz $(RUST_DIR)/target
+	rm -rf build build-san build-cuda build-fuzz build-exact-g3 $(RUST_DIR)/target $(RUST_DIR)/target-exact-g3

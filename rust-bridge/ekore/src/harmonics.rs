@@ -241,7 +241,17 @@ pub fn s_minus1(n: C64, singlet_like: bool) -> Result<C64, PolygammaError> {
 }
 
 /// g_3(N) = M[Li_2(x)/(1+x)](N) in the 7-term Pegasus approximation of 1/(1+x)
-/// used by eko (`mellin_g3`), absolute accuracy about 3e-7. `s1_n` is S_1(N).
+/// used by eko (`mellin_g3`), absolute accuracy about 1e-6. `s1_n` is S_1(N).
+/// Built with the crate feature `exact-g3` it is the exact function instead
+/// (crate::g3_exact; a reference build for benchmarks, docs/physics.md §16.5).
+#[cfg(feature = "exact-g3")]
+pub fn g3(n: C64, s1_n: C64) -> C64 {
+    crate::g3_exact::g3_exact(n, s1_n)
+}
+
+/// g_3(N) = M[Li_2(x)/(1+x)](N) in the 7-term Pegasus approximation of 1/(1+x)
+/// used by eko (`mellin_g3`), absolute accuracy about 1e-6. `s1_n` is S_1(N).
+#[cfg(not(feature = "exact-g3"))]
 pub fn g3(n: C64, s1_n: C64) -> C64 {
     const CS: [f64; 7] = [1.0000, -0.9992, 0.9851, -0.9005, 0.6621, -0.3174, 0.0699];
     let mut s1_nj = s1_n;

@@ -31,6 +31,8 @@ pub mod complex;
 pub mod constants;
 pub mod ffi;
 /// cbindgen:ignore
+pub mod g3_exact;
+/// cbindgen:ignore
 pub mod harmonics;
 /// cbindgen:ignore
 pub mod ome;
