@@ -22,7 +22,7 @@ ifeq ($(SAN),1)
   LDSAN := -fsanitize=address,undefined
   BUILD := build-san
 endif
-# EKORE_FEATURES=exact-g3 (rust-bridge/ekore/Cargo.toml) builds a reference
+# EKORE_FEATURES=exact-g3 or lha-tables (rust-bridge/ekore/Cargo.toml) builds a reference
 # variant of the crate into its own target and build folders.
 EKORE_FEATURES ?=
 CARGO_TARGET   := target
@@ -199,11 +199,14 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 # both runs: eko's settings (reproduces eko), then the converged settings
 # (reproduces the tables' digits; perf/lha.c, perf/lha_exceptions.h); then the
 # polarized parts, tables 16-18 of hep-ph/0511119, the same two ways (perf/lha_polarized.c)
+# The converged runs use the batch driver unless CONVERGED_BACKEND says otherwise:
+# at their settings (degree 6, 24 steps) the adaptive one takes minutes.
+CONVERGED_BACKEND ?= batch
 lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
 	$(BUILD)/perf/lha --backend $(BACKEND)
-	$(BUILD)/perf/lha --backend $(BACKEND) --settings converged
+	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged
 	$(BUILD)/perf/lha_polarized --backend $(BACKEND)
-	$(BUILD)/perf/lha_polarized --backend $(BACKEND) --settings converged
+	$(BUILD)/perf/lha_polarized --backend $(CONVERGED_BACKEND) --settings converged
 
 # the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
 # docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study
@@ -329,4 +332,4 @@ gpu-check:
 	bash perf/gpu_check.sh
 
 clean:
-	rm -rf build build-san build-cuda build-fuzz build-exact-g3 $(RUST_DIR)/target $(RUST_DIR)/target-exact-g3
+	rm -rf build build-san build-cuda build-fuzz build-exact-g3 build-lha-tables $(RUST_DIR)/target $(RUST_DIR)/target-exact-g3 $(RUST_DIR)/target-lha-tables

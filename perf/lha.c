@@ -13,10 +13,10 @@
  *  - converged: settings with which the operators are converged to the
  *    tables' printed digits: every table x on the grid and between them steps
  *    of 0.25 (0.15 above x = 0.3) in ln(x/(1-x)) up to x = 0.99, then 1 (100
- *    points, dense toward x = 1 where the toy PDFs vanish like (1-x)^3..6), degree-5 log
- *    interpolation, the exact solution (ordered-exact, 8 steps), eko's
- *    tolerances. Entries it cannot reproduce for documented reasons are
- *    listed as exceptions (perf/lha_exceptions.h).
+ *    points, dense toward x = 1 where the toy PDFs vanish like (1-x)^3..6), degree-6 log
+ *    interpolation, the exact solution (ordered-exact, 24 steps), Mellin cut
+ *    0.01, eko's tolerances (perf/lha_common.h). Entries it cannot reproduce
+ *    for documented reasons are listed as exceptions (perf/lha_exceptions.h).
  *
  * usage: lha [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N] [--parts 3/1,14/2]
  *            [--quiet] [--grid N] (eko settings: lambert points, 60) [--iterations N] [--degree N]
@@ -131,7 +131,8 @@ static double hoppet_value(int table, int part, const char *label, int xi) {
 
 typedef struct options {
   int backend, threads, quiet, ngrid, iterations, no_share, checksum, degree, method, converged;
-  double epsabs; /* 0: eko's 1e-12 */
+  double epsabs;     /* 0: eko's 1e-12 */
+  double mellin_cut; /* 0: eko's 0.05 */
   ekoc_nspace_cache *nspace_cache; /* shared by the parts (batch), or NULL */
 } options;
 
@@ -202,6 +203,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
   if (o->epsabs > 0) rq.epsabs = o->epsabs;
   rq.method = o->method;
   rq.ev_op_iterations = o->iterations;
+  if (o->mellin_cut > 0) rq.mellin_cut = o->mellin_cut;
   rq.sv_mode = r->rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
   rq.backend = backend;
   rq.n_threads = o->threads;
@@ -298,7 +300,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
 
 int main(int argc, char **argv) {
   const char *backend_name = "adaptive", *parts = NULL, *settings = "eko";
-  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 0, 0, 0, 0, EKOC_METHOD_ITERATE_EXACT, 0, 0.0, NULL};
+  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 0, 0, 0, 0, EKOC_METHOD_ITERATE_EXACT, 0, 0.0, 0.0, NULL};
   int i, n_parts = 0, failed = 0;
   double grid[NGRID_MAX], t0, wall, median = 0.0;
   ekoc_interp *interp = NULL;
@@ -343,8 +345,9 @@ int main(int argc, char **argv) {
   if (!strcmp(settings, "converged")) {
     o.converged = 1;
     o.method = EKOC_METHOD_ORDERED_EXACT;
-    if (!o.iterations) o.iterations = 8;
-    if (!o.degree) o.degree = 5;
+    if (!o.iterations) o.iterations = LHA_CONVERGED_STEPS;
+    if (!o.degree) o.degree = LHA_CONVERGED_DEGREE;
+    o.mellin_cut = LHA_CONVERGED_MELLIN_CUT;
   } else if (strcmp(settings, "eko")) {
     fprintf(stderr, "lha: unknown --settings '%s' (eko or converged)\n", settings);
     return 2;

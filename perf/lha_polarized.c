@@ -11,11 +11,11 @@
  * those of perf/lha.c:
  *  - eko (default): 60-point lambertgrid, degree-4 log interpolation,
  *    iterate-exact with 10 iterations (eko's FFNS_polarized benchmark);
- *  - converged: perf/lha.c's converged grid (100 points), degree 6,
- *    ordered-exact with 12 steps, Mellin cut 0.01. Finer than perf/lha.c's
- *    converged settings (degree 5, 8 steps, cut 0.05): the polarized sea at
- *    x >= 0.5 is 1e-4 of the valence and changes sign there, so its entries
- *    carry the operators' errors times 1e4 (perf/STATS.md).
+ *  - converged: perf/lha.c's converged settings (perf/lha_common.h: the
+ *    100-point grid, degree 6, ordered-exact with 24 steps, Mellin cut 0.01);
+ *    the polarized sea at x >= 0.5 is 1e-4 of the valence and changes sign
+ *    there, so its entries carry the operators' errors times 1e4: degree 5
+ *    and 8 steps left 8 of them off the digit (perf/STATS.md).
  * Exceptions (entries off the digit that a documented reason covers):
  *  - L_m = x(dbar - ubar): the toy has ubar = dbar, so L_m vanishes at LO at
  *    every scale (at NLO only gamma_ns+ - gamma_ns- acting on u_v - d_v makes
@@ -287,9 +287,9 @@ int main(int argc, char **argv) {
   if (!strcmp(settings, "converged")) {
     o.converged = 1;
     o.method = EKOC_METHOD_ORDERED_EXACT;
-    o.iterations = 12;
-    o.degree = 6;
-    o.mellin_cut = 0.01;
+    o.iterations = LHA_CONVERGED_STEPS;
+    o.degree = LHA_CONVERGED_DEGREE;
+    o.mellin_cut = LHA_CONVERGED_MELLIN_CUT;
   } else if (strcmp(settings, "eko")) {
     fprintf(stderr, "lha_polarized: unknown --settings '%s' (eko or converged)\n", settings);
     return 2;
