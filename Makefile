@@ -51,12 +51,12 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha lh23 stats header header-check \
+.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha lha-time-like lh23 stats header header-check \
         install install-python uninstall uninstall-python \
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
 
-all: lib $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
+all: lib $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized $(BUILD)/perf/lha_time_like
 
 deps: $(DEPS_OK)
 $(DEPS_OK): scripts/setup.sh
@@ -183,6 +183,7 @@ uninstall-python:
 # ---- benchmark -----------------------------------------------------------------
 $(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h perf/lha_common.h
 $(BUILD)/perf/lha_polarized: perf/lha_polarized_tables.h perf/lha_common.h
+$(BUILD)/perf/lha_time_like: perf/lha_time_like_ref.h perf/lha_common.h
 $(BUILD)/perf/%: perf/%.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)
@@ -195,6 +196,12 @@ lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
 	$(BUILD)/perf/lha --backend $(BACKEND) --settings converged
 	$(BUILD)/perf/lha_polarized --backend $(BACKEND)
 	$(BUILD)/perf/lha_polarized --backend $(BACKEND) --settings converged
+
+# the time-like parts against a converged HOPPET reference, both settings
+# (perf/lha_time_like.c; apart from `lha`: about 30 s with the adaptive backend)
+lha-time-like: $(BUILD)/perf/lha_time_like
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND) --settings converged
 
 # the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
 # docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study
