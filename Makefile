@@ -60,12 +60,12 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha lh23 stats header header-check \
+.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha lha-time-like lh23 stats header header-check \
         install install-python uninstall uninstall-python \
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
 
-all: lib $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
+all: lib $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized $(BUILD)/perf/lha_time_like
 
 deps: $(DEPS_OK)
 $(DEPS_OK): scripts/setup.sh
@@ -192,6 +192,7 @@ uninstall-python:
 # ---- benchmark -----------------------------------------------------------------
 $(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h perf/lha_common.h
 $(BUILD)/perf/lha_polarized: perf/lha_polarized_tables.h perf/lha_common.h
+$(BUILD)/perf/lha_time_like: perf/lha_time_like_ref.h perf/lha_common.h
 $(BUILD)/perf/%: perf/%.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)
@@ -202,11 +203,18 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 # The converged runs use the batch driver unless CONVERGED_BACKEND says otherwise:
 # at their settings (degree 6, 24 steps) the adaptive one takes minutes.
 CONVERGED_BACKEND ?= batch
-lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized
+lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized $(BUILD)/perf/lha_time_like
 	$(BUILD)/perf/lha --backend $(BACKEND)
 	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged
 	$(BUILD)/perf/lha_polarized --backend $(BACKEND)
 	$(BUILD)/perf/lha_polarized --backend $(CONVERGED_BACKEND) --settings converged
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
+	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged
+
+# the time-like parts alone (perf/lha_time_like.c: against a converged HOPPET reference)
+lha-time-like: $(BUILD)/perf/lha_time_like
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
+	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged
 
 # the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
 # docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study
