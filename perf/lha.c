@@ -299,7 +299,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
 }
 
 int main(int argc, char **argv) {
-  const char *backend_name = "adaptive", *parts = NULL, *settings = "eko";
+  lha_cli cli = lha_cli_default();
   options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 0, 0, 0, 0, EKOC_METHOD_ITERATE_EXACT, 0, 0.0, 0.0, NULL};
   int i, n_parts = 0, failed = 0;
   double grid[NGRID_MAX], t0, wall, median = 0.0;
@@ -307,24 +307,15 @@ int main(int argc, char **argv) {
   stats st;
   memset(&st, 0, sizeof st);
   for (i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-      backend_name = argv[++i];
-    else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-      o.threads = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--grid") && i + 1 < argc)
+    if (lha_cli_arg(&cli, argc, argv, &i)) continue;
+    if (!strcmp(argv[i], "--grid") && i + 1 < argc)
       o.ngrid = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
       o.iterations = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--parts") && i + 1 < argc)
-      parts = argv[++i];
     else if (!strcmp(argv[i], "--degree") && i + 1 < argc)
       o.degree = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--epsabs") && i + 1 < argc) /* tolerance of every integral (eko: 1e-12) */
       o.epsabs = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--settings") && i + 1 < argc)
-      settings = argv[++i];
-    else if (!strcmp(argv[i], "--quiet"))
-      o.quiet = 1;
     else if (!strcmp(argv[i], "--no-share"))
       o.no_share = 1;
     else if (!strcmp(argv[i], "--checksum"))
@@ -342,24 +333,19 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (!strcmp(settings, "converged")) {
-    o.converged = 1;
+  if (!lha_cli_check(&cli, "lha", &o.converged, &o.backend)) return 2;
+  o.threads = cli.threads;
+  o.quiet = cli.quiet;
+  if (o.converged) {
     o.method = EKOC_METHOD_ORDERED_EXACT;
     if (!o.iterations) o.iterations = LHA_CONVERGED_STEPS;
     if (!o.degree) o.degree = LHA_CONVERGED_DEGREE;
     o.mellin_cut = LHA_CONVERGED_MELLIN_CUT;
-  } else if (strcmp(settings, "eko")) {
-    fprintf(stderr, "lha: unknown --settings '%s' (eko or converged)\n", settings);
-    return 2;
   }
   if (!o.iterations) o.iterations = 10;
   if (!o.degree) o.degree = 4;
   if (o.ngrid < 10 || o.ngrid > NGRID_MAX || o.iterations < 1 || o.degree < 1) {
     fprintf(stderr, "lha: --grid must be in 10..%d, --iterations and --degree >= 1\n", NGRID_MAX);
-    return 2;
-  }
-  if (!lha_backend(backend_name, &o.backend)) {
-    fprintf(stderr, "lha: unknown backend '%s'\n", backend_name);
     return 2;
   }
   if (!lha_grid(o.converged, &o.ngrid, o.degree, grid, &interp)) {
@@ -373,7 +359,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   for (i = 0; i < N_RUNS; ++i) {
-    if (!part_selected(parts, runs[i].table, runs[i].part)) continue;
+    if (!part_selected(cli.parts, runs[i].table, runs[i].part)) continue;
     ++n_parts;
     if (!run_part(&runs[i], &o, grid, interp, &st)) ++failed;
   }
@@ -381,7 +367,7 @@ int main(int argc, char **argv) {
   wall = now_s() - t0;
   ekoc_interp_free(interp);
   median = stats_median(&st);
-  lha_print_summary("LHA", n_parts - failed, &st, median, wall, backend_name, o.converged, "");
+  lha_print_summary("LHA", n_parts - failed, &st, median, wall, cli.backend_name, o.converged, "");
   free(st.dev);
   return failed ? 1 : 0;
 }

@@ -119,6 +119,56 @@ static int lha_grid(int converged, int *ngrid, int degree, double *grid, ekoc_in
          ekoc_interp_alloc(grid, (size_t)*ngrid, degree, interp) == EKOC_OK;
 }
 
+/* The options every LHA program takes (README): --backend, --threads,
+ * --parts, --settings, --quiet. */
+typedef struct lha_cli {
+  const char *backend_name, *parts, *settings;
+  int threads, quiet;
+} lha_cli;
+
+static lha_cli lha_cli_default(void) {
+  lha_cli c = {"adaptive", NULL, "eko", 0, 0};
+  return c;
+}
+
+/* Consumes argv[*i] (and its value) if it is one of lha_cli's options:
+ * returns 1 then, with *i on the last word consumed; 0 otherwise. */
+static int lha_cli_arg(lha_cli *c, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  int has_value = *i + 1 < argc;
+  if (!strcmp(a, "--quiet")) {
+    c->quiet = 1;
+    return 1;
+  }
+  if (!has_value) return 0;
+  if (!strcmp(a, "--backend"))
+    c->backend_name = argv[++*i];
+  else if (!strcmp(a, "--threads"))
+    c->threads = atoi(argv[++*i]);
+  else if (!strcmp(a, "--parts"))
+    c->parts = argv[++*i];
+  else if (!strcmp(a, "--settings"))
+    c->settings = argv[++*i];
+  else
+    return 0;
+  return 1;
+}
+
+/* --settings into *converged and --backend into *backend; on a bad value
+ * prints it, naming program `prog`, and returns 0. */
+static int lha_cli_check(const lha_cli *c, const char *prog, int *converged, int *backend) {
+  if (strcmp(c->settings, "converged") && strcmp(c->settings, "eko")) {
+    fprintf(stderr, "%s: unknown --settings '%s' (eko or converged)\n", prog, c->settings);
+    return 0;
+  }
+  *converged = !strcmp(c->settings, "converged");
+  if (!lha_backend(c->backend_name, backend)) {
+    fprintf(stderr, "%s: unknown backend '%s'\n", prog, c->backend_name);
+    return 0;
+  }
+  return 1;
+}
+
 /* The two closing lines of a run (README: tools parse the second); `what`
  * names the digits line ("LHA" / "LHA polarized"), `suffix` is appended to
  * the summary line ("" or " polarized=1"). The statistics must be sorted

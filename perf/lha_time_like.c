@@ -325,7 +325,7 @@ static int usage(const char *argv0, FILE *to, int status) {
 }
 
 int main(int argc, char **argv) {
-  const char *backend_name = "adaptive", *parts = NULL, *settings = "eko";
+  lha_cli cli = lha_cli_default();
   options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10, 4, EKOC_METHOD_ITERATE_EXACT, 0, 0};
   int i, n_parts = 0, failed = 0;
   double grid[NGRID_MAX], t0, wall, median;
@@ -333,35 +333,21 @@ int main(int argc, char **argv) {
   stats st;
   memset(&st, 0, sizeof st);
   for (i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-      backend_name = argv[++i];
-    else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-      o.threads = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--parts") && i + 1 < argc)
-      parts = argv[++i];
-    else if (!strcmp(argv[i], "--settings") && i + 1 < argc)
-      settings = argv[++i];
-    else if (!strcmp(argv[i], "--quiet"))
-      o.quiet = 1;
-    else if (!strcmp(argv[i], "--matching-effect"))
+    if (lha_cli_arg(&cli, argc, argv, &i)) continue;
+    if (!strcmp(argv[i], "--matching-effect"))
       o.matching_effect = 1;
     else if (!strcmp(argv[i], "--help"))
       return usage(argv[0], stdout, 0);
     else
       return usage(argv[0], stderr, 2);
   }
-  if (!strcmp(settings, "converged")) {
-    o.converged = 1;
+  if (!lha_cli_check(&cli, "lha_time_like", &o.converged, &o.backend)) return 2;
+  o.threads = cli.threads;
+  o.quiet = cli.quiet;
+  if (o.converged) {
     o.method = EKOC_METHOD_ORDERED_EXACT;
     o.iterations = 8;
     o.degree = 5;
-  } else if (strcmp(settings, "eko")) {
-    fprintf(stderr, "lha_time_like: unknown --settings '%s' (eko or converged)\n", settings);
-    return 2;
-  }
-  if (!lha_backend(backend_name, &o.backend)) {
-    fprintf(stderr, "lha_time_like: unknown backend '%s'\n", backend_name);
-    return 2;
   }
   if (!time_like_grid(o.converged, &o.ngrid, o.degree, grid, &interp)) {
     fprintf(stderr, "lha_time_like: grid setup failed: %s\n", ekoc_last_error());
@@ -369,14 +355,14 @@ int main(int argc, char **argv) {
   }
   t0 = now_s();
   for (i = 0; i < LHA_TL_N_PARTS; ++i) {
-    if (!part_selected(parts, lha_tl_parts[i].table, lha_tl_parts[i].part)) continue;
+    if (!part_selected(cli.parts, lha_tl_parts[i].table, lha_tl_parts[i].part)) continue;
     ++n_parts;
     if (!run_part(&lha_tl_parts[i], &o, grid, interp, &st)) ++failed;
   }
   wall = now_s() - t0;
   ekoc_interp_free(interp);
   median = stats_median(&st);
-  lha_print_summary("LHA time-like", n_parts - failed, &st, median, wall, backend_name, o.converged, " time_like=1");
+  lha_print_summary("LHA time-like", n_parts - failed, &st, median, wall, cli.backend_name, o.converged, " time_like=1");
   free(st.dev);
   return failed ? 1 : 0;
 }
