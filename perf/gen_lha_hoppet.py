@@ -180,19 +180,17 @@ def set_convolution_eps(hoppet, eps):
         raise RuntimeError("HOPPET's convolution eps is %g after setting %g" % (got(), eps))
 
 
-def worker(spec_path):
-    """One HOPPET evolution described by the JSON file spec_path; writes its
-    result (JSON) to spec["out"]. Segments: "full" (mu_0 -> 100 GeV, printed
-    values), "to_mb" (mu_0 -> m_b, PDFs at the grid nodes), "from_mb"."""
+def start_worker(spec_path):
+    """The spec of a worker process (the JSON file spec_path), with HOPPET
+    imported, its banner silenced, the convolution precision and the flavour
+    scheme of spec["vfns"] / spec["segment"] set: (spec, hoppet, q_lo, q_hi)."""
     spec = json.loads(pathlib.Path(spec_path).read_text())
     os.environ["GFORTRAN_UNBUFFERED_PRECONNECTED"] = "y"
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)  # HOPPET's Fortran banner goes to fd 1; the result goes to a file
     import hoppet
-    nloop, dy, segment = spec["nloop"], spec["dy"], spec["segment"]
-    exact = spec["variant"] == "exact"
     set_convolution_eps(hoppet, spec["conv_eps"])
-    hoppet.SetExactDGLAP(exact, exact)
+    segment = spec["segment"]
     if not spec["vfns"]:
         hoppet.SetFFN(4)
     elif segment == "full":
@@ -200,50 +198,74 @@ def worker(spec_path):
     else:
         hoppet.SetPoleMassVFN(MC_HOPPET, MB_HOPPET, MT)
     q_lo, q_hi = {"full": (SQRT2, Q_FINAL), "to_mb": (SQRT2, MB), "from_mb": (MB, Q_FINAL)}[segment]
-    t0 = time.process_time()
-    hoppet.StartExtended(YMAX, dy, q_lo, q_hi, dy / 4.0, nloop, ORDER, hoppet.factscheme_MSbar)
-    t1 = time.process_time()
-    mu_r = math.sqrt(spec["rho"])
-    requested, missing = set(), []
-    if segment == "from_mb":
-        nodes = json.loads(pathlib.Path(spec["input"]).read_text())["nodes"]
-        node_x = [n[0] for n in nodes]
+    return spec, hoppet, q_lo, q_hi
 
-        def pdf_in(x, Q):
-            i = bisect.bisect_left(node_x, x)
-            for j in (i, i - 1):
-                if 0 <= j < len(node_x) and abs(node_x[j] - x) <= 1e-14 * x:
-                    return nodes[j][1]
-            missing.append(x)
-            return [0.0] * 13
-    else:
-        def pdf_in(x, Q):
+
+def segment_input(spec, initial, requested, missing):
+    """The input function of one segment for hoppet.Evolve: `initial(x)` at mu_0
+    (the x asked for recorded in `requested`), or for "from_mb" the values of
+    run 1 at its grid nodes (an x that run 1 did not record goes to `missing`)."""
+    if spec["segment"] != "from_mb":
+        def at_mu0(x, Q):
             requested.add(x)
-            return hoppet_toy_xf(x)
-    alpha, q_alpha = spec["alpha"], spec["q_alpha"]
-    hoppet.Evolve(alpha, q_alpha, nloop, mu_r, pdf_in, q_lo)
-    t2 = time.process_time()
-    result = {"init_s": t1 - t0, "evolve_s": t2 - t1, "alphas_final": hoppet.AlphaS(q_hi)}
+            return initial(x)
+        return at_mu0
+    nodes = json.loads(pathlib.Path(spec["input"]).read_text())["nodes"]
+    node_x = [n[0] for n in nodes]
+
+    def at_mb(x, Q):
+        i = bisect.bisect_left(node_x, x)
+        for j in (i, i - 1):
+            if 0 <= j < len(node_x) and abs(node_x[j] - x) <= 1e-14 * x:
+                return nodes[j][1]
+        missing.append(x)
+        return [0.0] * 13
+    return at_mb
+
+
+def segment_result(hoppet, spec, requested, missing, combine, print_x, result):
+    """Completes and writes a worker's result: an error for missing inputs, the
+    values at m_b on run 1's nodes ("to_mb"), or combine(Eval(x, 100 GeV)) at
+    the printed x values print_x."""
     if missing:
         result["error"] = "input asked at %d x values that run 1 did not record, e.g. %r" % (
             len(missing), missing[0])
-    elif segment == "to_mb":
+    elif spec["segment"] == "to_mb":
         result["nodes"] = [[x, list(hoppet.Eval(x, MB)) if x < 1.0 else [0.0] * 13]
                            for x in sorted(requested)]
     else:
-        result["values"] = {repr(x): combinations(hoppet.Eval(x, Q_FINAL)) for x in PRINT_X}
+        result["values"] = {repr(x): combine(hoppet.Eval(x, Q_FINAL)) for x in print_x}
     pathlib.Path(spec["out"]).write_text(json.dumps(result))
+
+
+def worker(spec_path):
+    """One HOPPET evolution described by the JSON file spec_path; writes its
+    result (JSON) to spec["out"]. Segments: "full" (mu_0 -> 100 GeV, printed
+    values), "to_mb" (mu_0 -> m_b, PDFs at the grid nodes), "from_mb"."""
+    spec, hoppet, q_lo, q_hi = start_worker(spec_path)
+    exact = spec["variant"] == "exact"
+    hoppet.SetExactDGLAP(exact, exact)
+    t0 = time.process_time()
+    hoppet.StartExtended(YMAX, spec["dy"], q_lo, q_hi, spec["dy"] / 4.0, spec["nloop"], ORDER,
+                         hoppet.factscheme_MSbar)
+    t1 = time.process_time()
+    requested, missing = set(), []
+    pdf_in = segment_input(spec, hoppet_toy_xf, requested, missing)
+    hoppet.Evolve(spec["alpha"], spec["q_alpha"], spec["nloop"], math.sqrt(spec["rho"]), pdf_in, q_lo)
+    t2 = time.process_time()
+    result = {"init_s": t1 - t0, "evolve_s": t2 - t1, "alphas_final": hoppet.AlphaS(q_hi)}
+    segment_result(hoppet, spec, requested, missing, combinations, PRINT_X, result)
 
 
 # ---------------------------------------------------------------- driver
 
-def run_worker(spec, workdir):
-    """Runs one worker process under nice; returns its result dict."""
-    name = "%s_%s_%s_%g_%s" % (spec["key"], spec["variant"], spec["segment"], spec["dy"], os.getpid())
+def run_worker(spec, workdir, script=__file__):
+    """Runs `script --worker` on spec in a process under nice; returns its result dict."""
+    name = "%s_%s_%s_%g_%s" % (spec["key"], spec.get("variant", "tl"), spec["segment"], spec["dy"], os.getpid())
     spec = dict(spec, out=str(workdir / (name + ".out.json")))
     spec_path = workdir / (name + ".spec.json")
     spec_path.write_text(json.dumps(spec))
-    proc = subprocess.run(["nice", "-n", "10", sys.executable, __file__, "--worker", str(spec_path)],
+    proc = subprocess.run(["nice", "-n", "10", sys.executable, str(script), "--worker", str(spec_path)],
                           capture_output=True, text=True)
     out = pathlib.Path(spec["out"])
     if proc.returncode != 0 or not out.exists():
@@ -252,6 +274,19 @@ def run_worker(spec, workdir):
     if "error" in result:
         raise RuntimeError("HOPPET worker %s: %s" % (name, result["error"]))
     return result
+
+
+def run_chain(base, nloop, rho, workdir, tag, script=__file__):
+    """The two runs of a VFNS part with mu_R != mu_F (the module docstring):
+    mu_0 -> m_b with the LHA alpha_s^(4), then m_b -> 100 GeV from its values at
+    the grid nodes with alpha_s^(5); returns both results."""
+    alpha4, alpha5 = lha_vfns_couplings(nloop, rho)
+    r1 = run_worker(dict(base, segment="to_mb", alpha=alpha4, q_alpha=Q4_REF), workdir, script)
+    nodes_path = workdir / ("nodes_%s_%s_%g.json" % (base["key"], tag, base["dy"]))
+    nodes_path.write_text(json.dumps({"nodes": r1["nodes"]}))
+    r2 = run_worker(dict(base, segment="from_mb", alpha=alpha5, q_alpha=Q5_REF, input=str(nodes_path)),
+                    workdir, script)
+    return r1, r2
 
 
 def evolve_part(key, variant, dy, workdir, chain=None):
@@ -264,12 +299,7 @@ def evolve_part(key, variant, dy, workdir, chain=None):
     if not chain:
         r = run_worker(dict(base, segment="full", alpha=0.35, q_alpha=SQRT2), workdir)
         return r["values"], r["init_s"] + r["evolve_s"]
-    alpha4, alpha5 = lha_vfns_couplings(nloop, rho)
-    r1 = run_worker(dict(base, segment="to_mb", alpha=alpha4, q_alpha=Q4_REF), workdir)
-    nodes_path = workdir / ("nodes_%s_%s_%g.json" % (base["key"], variant, dy))
-    nodes_path.write_text(json.dumps({"nodes": r1["nodes"]}))
-    r2 = run_worker(dict(base, segment="from_mb", alpha=alpha5, q_alpha=Q5_REF, input=str(nodes_path)),
-                    workdir)
+    r1, r2 = run_chain(base, nloop, rho, workdir, variant)
     return r2["values"], r1["init_s"] + r1["evolve_s"] + r2["init_s"] + r2["evolve_s"]
 
 

@@ -56,21 +56,17 @@ Each HOPPET evolution runs in its own process (HOPPET's settings are module
 state). Exits 0 with a message without hoppet.
 """
 import argparse
-import bisect
 import concurrent.futures
-import json
 import math
 import os
 import pathlib
-import subprocess
 import sys
 import tempfile
 import time
 
 # perf/ is this script's folder: the LHA coupling setup and HOPPET helpers are shared
-from gen_lha_hoppet import (I_B, I_BB, I_C, I_CB, I_D, I_DB, I_G, I_S, I_SB, I_U, I_UB, MB, MB_HOPPET,
-                            MC_HOPPET, MT, ORDER, Q4_REF, Q5_REF, Q_FINAL, SQRT2, TINY, YMAX,
-                            lha_vfns_couplings, set_convolution_eps)
+from gen_lha_hoppet import (I_B, I_BB, I_C, I_CB, I_D, I_DB, I_G, I_S, I_SB, I_U, I_UB, ORDER, SQRT2, TINY, YMAX,
+                            run_chain, run_worker, segment_input, segment_result, start_worker)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 PRINT_X = (1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.7, 0.9)
@@ -117,68 +113,17 @@ def worker(spec_path):
     """One HOPPET time-like evolution described by the JSON file spec_path;
     writes its result (JSON) to spec["out"]. Segments as perf/gen_lha_hoppet.py:
     "full" (mu_0 -> 100 GeV), "to_mb" (mu_0 -> m_b, values at the grid nodes), "from_mb"."""
-    spec = json.loads(pathlib.Path(spec_path).read_text())
-    os.environ["GFORTRAN_UNBUFFERED_PRECONNECTED"] = "y"
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)  # HOPPET's Fortran banner goes to fd 1; the result goes to a file
-    import hoppet
-    nloop, dy, segment = spec["nloop"], spec["dy"], spec["segment"]
-    set_convolution_eps(hoppet, spec["conv_eps"])
-    if not spec["vfns"]:
-        hoppet.SetFFN(4)
-    elif segment == "full":
-        hoppet.SetPoleMassVFN(MC_HOPPET, MB, MT)
-    else:
-        hoppet.SetPoleMassVFN(MC_HOPPET, MB_HOPPET, MT)
-    q_lo, q_hi = {"full": (SQRT2, Q_FINAL), "to_mb": (SQRT2, MB), "from_mb": (MB, Q_FINAL)}[segment]
+    spec, hoppet, q_lo, q_hi = start_worker(spec_path)
     t0 = time.process_time()
-    hoppet.StartExtended(YMAX, dy, q_lo, q_hi, dy / 4.0, nloop, ORDER, hoppet.factscheme_FragMSbar)
+    hoppet.StartExtended(YMAX, spec["dy"], q_lo, q_hi, spec["dy"] / 4.0, spec["nloop"], ORDER,
+                         hoppet.factscheme_FragMSbar)
     requested, missing = set(), []
-    if segment == "from_mb":
-        nodes = json.loads(pathlib.Path(spec["input"]).read_text())["nodes"]
-        node_x = [n[0] for n in nodes]
-
-        def ff_in(x, Q):
-            i = bisect.bisect_left(node_x, x)
-            for j in (i, i - 1):
-                if 0 <= j < len(node_x) and abs(node_x[j] - x) <= 1e-14 * x:
-                    return nodes[j][1]
-            missing.append(x)
-            return [0.0] * 13
-    else:
-        def ff_in(x, Q):
-            requested.add(x)
-            return hkns_xd(x)
-    hoppet.Evolve(spec["alpha"], spec["q_alpha"], nloop, math.sqrt(spec["rho"]), ff_in, q_lo)
-    result = {"cpu_s": time.process_time() - t0}
-    if missing:
-        result["error"] = "input asked at %d x values that run 1 did not record, e.g. %r" % (len(missing),
-                                                                                         missing[0])
-    elif segment == "to_mb":
-        result["nodes"] = [[x, list(hoppet.Eval(x, MB)) if x < 1.0 else [0.0] * 13] for x in sorted(requested)]
-    else:
-        result["values"] = {repr(x): combinations(hoppet.Eval(x, Q_FINAL)) for x in PRINT_X}
-    pathlib.Path(spec["out"]).write_text(json.dumps(result))
+    ff_in = segment_input(spec, hkns_xd, requested, missing)
+    hoppet.Evolve(spec["alpha"], spec["q_alpha"], spec["nloop"], math.sqrt(spec["rho"]), ff_in, q_lo)
+    segment_result(hoppet, spec, requested, missing, combinations, PRINT_X, {"cpu_s": time.process_time() - t0})
 
 
 # ---------------------------------------------------------------- driver
-
-def run_worker(spec, workdir):
-    """Runs one worker process under nice; returns its result dict."""
-    name = "%s_%s_%g_%s" % (spec["key"], spec["segment"], spec["dy"], os.getpid())
-    spec = dict(spec, out=str(workdir / (name + ".out.json")))
-    spec_path = workdir / (name + ".spec.json")
-    spec_path.write_text(json.dumps(spec))
-    proc = subprocess.run(["nice", "-n", "10", sys.executable, __file__, "--worker", str(spec_path)],
-                          capture_output=True, text=True)
-    out = pathlib.Path(spec["out"])
-    if proc.returncode != 0 or not out.exists():
-        raise RuntimeError("HOPPET worker %s failed (rc %d): %s" % (name, proc.returncode, proc.stderr[-2000:]))
-    result = json.loads(out.read_text())
-    if "error" in result:
-        raise RuntimeError("HOPPET worker %s: %s" % (name, result["error"]))
-    return result
-
 
 def evolve_part(key, dy, workdir):
     """{x: {label: x D}} of one part at one dy, and the CPU seconds (two runs for
@@ -186,13 +131,9 @@ def evolve_part(key, dy, workdir):
     nloop, vfns, rho = PARTS[key]
     base = dict(key="%d-%d" % key, nloop=nloop, vfns=vfns, rho=rho, dy=dy, conv_eps=CONV_EPS)
     if not (vfns and rho != 1.0):
-        r = run_worker(dict(base, segment="full", alpha=0.35, q_alpha=SQRT2), workdir)
+        r = run_worker(dict(base, segment="full", alpha=0.35, q_alpha=SQRT2), workdir, __file__)
         return r["values"], r["cpu_s"]
-    alpha4, alpha5 = lha_vfns_couplings(nloop, rho)
-    r1 = run_worker(dict(base, segment="to_mb", alpha=alpha4, q_alpha=Q4_REF), workdir)
-    nodes_path = workdir / ("nodes_%s_%g.json" % (base["key"], dy))
-    nodes_path.write_text(json.dumps({"nodes": r1["nodes"]}))
-    r2 = run_worker(dict(base, segment="from_mb", alpha=alpha5, q_alpha=Q5_REF, input=str(nodes_path)), workdir)
+    r1, r2 = run_chain(base, nloop, rho, workdir, "tl", __file__)
     return r2["values"], r1["cpu_s"] + r2["cpu_s"]
 
 
