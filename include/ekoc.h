@@ -95,7 +95,7 @@ enum {
   EKOC_METHOD_DECOMPOSE_EXPANDED = 7,    /* "decompose-expanded" */
   /* ekoc's own, not eko's: the exact solution (exact coupling, path-ordered
    * singlet), which iterate-exact approaches as ev_op_iterations grows, with a
-   * fourth-order (Magnus) step instead of a second-order one, so a few
+   * sixth-order (Magnus) step instead of a second-order one, so a few
    * ev_op_iterations reach it; non-singlet: the closed form, as iterate-exact. */
   EKOC_METHOD_ORDERED_EXACT = 8          /* "ordered-exact" */
 };

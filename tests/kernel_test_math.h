@@ -10,12 +10,13 @@
 
 #include "ad/ad_math.h"
 
-/* max_k |a_k| */
+/* max_k |a_k|; NaN if an entry is NaN (so that a NaN result fails every
+ * "m2_reldiff(...) < bound" check instead of reading as 0) */
 static double m2_maxabs(ekoc_cmat2 a) {
   double m = 0.0;
   int k;
   for (k = 0; k < 4; ++k)
-    if (c_abs(a.m[k]) > m) m = c_abs(a.m[k]);
+    if (!(c_abs(a.m[k]) <= m)) m = c_abs(a.m[k]);
   return m;
 }
 

@@ -787,10 +787,11 @@ static void test_singlet_exact_vs_ode(void **state) {
   }
 }
 
-/* ordered-exact (the Magnus steps in ln a) converges to the same exact
- * solution (RK4 with 4000 steps) as steps^-4: on this range (a ratio of
- * 3) 1 step is within 1e-3, 16 within 3e-8 (measured: 6e-4 and 1.4e-8 at
- * worst), where iterate-exact needs ~1e4 steps; LO equals the closed form. */
+/* ordered-exact (sixth-order Magnus steps in ln a) on the LHA range (a
+ * ratio of 3): it converges to the exact solution (RK4 with 4000 steps,
+ * perturbative-exact with K = 30), the limit the former fourth-order steps
+ * reached too; its error against a fine run (256 steps) falls as steps^-6;
+ * at LO (B constant in ln a) it is the closed form at any step count. */
 static void test_singlet_ordered_exact(void **state) {
   ekoc_complex g_ns[3];
   ekoc_cmat2 g_s[3];
@@ -800,28 +801,82 @@ static void test_singlet_ordered_exact(void **state) {
     ref_gamma(set, g_ns, g_s);
     for (order = 1; order <= 3; ++order)
       for (nf = 3; nf <= 6; ++nf) {
-        ekoc_kernel_cfg c = make_cfg(order, EKOC_METHOD_ORDERED_EXACT, nf, LHA_A0, LHA_A1);
-        ekoc_cmat2 ode = ode_solve(order, c.beta, g_s, LHA_A0, LHA_A1, 4000), e[3];
-        double err[3];
+        ekoc_kernel_cfg c = make_cfg(order, EKOC_METHOD_ORDERED_EXACT, nf, LHA_A0, LHA_A1), cx;
+        ekoc_cmat2 ode = ode_solve(order, c.beta, g_s, LHA_A0, LHA_A1, 4000), fine;
+        double err[5];
         int k;
-        for (k = 0; k < 3; ++k) {
-          c.ev_op_iterations = 1 << k; /* 1, 2, 4 */
-          e[k] = ekoc_kernel_singlet(&c, g_s);
-          err[k] = m2_reldiff(e[k], ode);
+        c.ev_op_iterations = 256;
+        fine = ekoc_kernel_singlet(&c, g_s);
+        cx = c;
+        cx.method = EKOC_METHOD_PERTURBATIVE_EXACT;
+        cx.ev_op_max_order = EKOC_MAX_EV_OP_MAX_ORDER;
+        cx.ev_op_iterations = 1;
+        assert_true(m2_reldiff(fine, ode) < 1e-12);
+        assert_true(m2_reldiff(fine, ekoc_kernel_singlet(&cx, g_s)) < 1e-12);
+        for (k = 0; k < 5; ++k) {
+          c.ev_op_iterations = 1 << k; /* 1, 2, 4, 8, 16 */
+          err[k] = m2_reldiff(ekoc_kernel_singlet(&c, g_s), fine);
         }
-        c.ev_op_iterations = 16;
-        assert_true(m2_reldiff(ekoc_kernel_singlet(&c, g_s), ode) < 3e-8);
-        if (order == 1) {
-          assert_true(err[0] < 1e-13); /* LO: the closed form whatever the steps */
+        if (order == 1) { /* LO: the closed form (perturbative-exact's) whatever the steps */
+          for (k = 0; k < 5; ++k) {
+            c.ev_op_iterations = 1 << k;
+            assert_true(m2_reldiff(ekoc_kernel_singlet(&c, g_s), ekoc_kernel_singlet(&cx, g_s)) < 1e-13);
+          }
           continue;
         }
-        assert_true(err[0] < 1e-3);
-        /* fourth order: halving the step divides the error by ~16 (>= 8
-         * leaves room for the rounding floor and the next term) */
-        if (err[1] > 1e-12) assert_true(err[0] / err[1] > 8.0);
-        if (err[2] > 1e-12) assert_true(err[1] / err[2] > 8.0);
+        assert_true(err[0] < 1e-4);  /* measured 6e-5 at worst (fourth order: 6e-4) */
+        assert_true(err[4] < 1e-11); /* 5e-12 (fourth order: 1.4e-8) */
+        /* sixth order: halving the step divides the error by ~64 (measured
+         * 51-68 from 1 to 8 steps, where the error is >= 1e-13) */
+        for (k = 0; k < 3; ++k) assert_true(err[k] / err[k + 1] > 40.0);
       }
   }
+}
+
+/* The same order on a generator far from commuting with itself along the
+ * path: gamma^(0) a rotation-like matrix, gamma^(1) a diagonal and
+ * gamma^(2) an off-diagonal one, beta_1, beta_2 that make a = 0.3 .. 0.02 a
+ * strong change, so that [B(t0), B(t1)] is of the size of B^2 and, at NNLO,
+ * the derivatives of B are not parallel ([B', B''] != 0; at NLO B is a
+ * constant plus a scalar function times one matrix, so [B', B''] = 0): every
+ * commutator term of the step formula counts. Fine run (512 steps) against
+ * RK4 (20000 steps), then the steps^-6 fall; at LO (B constant) 1 step is
+ * exact. */
+static void test_magnus_sixth_order_noncommuting(void **state) {
+  ekoc_cmat2 g_s[3];
+  ekoc_kernel_cfg c = make_cfg(3, EKOC_METHOD_ORDERED_EXACT, 4, 0.3, 0.02);
+  ekoc_cmat2 b0, b1, ode, fine;
+  double err[4];
+  int k;
+  (void)state;
+  for (k = 0; k < 3; ++k) g_s[k] = m2_zero();
+  g_s[0].m[0] = c_make(0.5, 0.3);
+  g_s[0].m[1] = c_make(2.0, 0.5);
+  g_s[0].m[2] = c_make(-2.5, 0.0);
+  g_s[1].m[0] = c_make(30.0, -4.0);
+  g_s[1].m[3] = c_make(-25.0, 2.0);
+  g_s[2].m[1] = c_make(-150.0, 20.0);
+  g_s[2].m[2] = c_make(90.0, 0.0);
+  c.beta[0] = 1.0;
+  c.beta[1] = 6.0;
+  c.beta[2] = 20.0;
+  b0 = m2_scale(ekoc_kernel_singlet_generator(&c, g_s, c.a0), c.a0);
+  b1 = m2_scale(ekoc_kernel_singlet_generator(&c, g_s, c.a1), c.a1);
+  assert_true(m2_maxabs(m2_sub(m2_mul(b0, b1), m2_mul(b1, b0))) > 0.3 * m2_maxabs(b0) * m2_maxabs(b1));
+  ode = ode_solve(3, c.beta, g_s, c.a0, c.a1, 20000);
+  c.ev_op_iterations = 512;
+  fine = ekoc_kernel_singlet(&c, g_s);
+  assert_true(m2_reldiff(fine, ode) < 1e-12);
+  for (k = 0; k < 4; ++k) {
+    c.ev_op_iterations = 4 << k; /* 4, 8, 16, 32 */
+    err[k] = m2_reldiff(ekoc_kernel_singlet(&c, g_s), fine);
+  }
+  for (k = 0; k < 3; ++k) assert_true(err[k] / err[k + 1] > 40.0);
+  c.order = 1;
+  c.ev_op_iterations = 1;
+  fine = ekoc_kernel_singlet(&c, g_s);
+  ode = ode_solve(1, c.beta, g_s, c.a0, c.a1, 20000);
+  assert_true(m2_reldiff(fine, ode) < 1e-12);
 }
 
 /* truncated, perturbative-expanded and decompose-expanded vs the exact
@@ -930,6 +985,7 @@ int main(void) {
       cmocka_unit_test(test_iterate_converges_to_decompose),
       cmocka_unit_test(test_singlet_exact_vs_ode),
       cmocka_unit_test(test_singlet_ordered_exact),
+      cmocka_unit_test(test_magnus_sixth_order_noncommuting),
       cmocka_unit_test(test_singlet_truncation_scaling),
       cmocka_unit_test(test_against_eko),
       cmocka_unit_test(test_invalid_cfg_gives_nan),

@@ -97,27 +97,43 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_iterate(const ekoc_kernel_cfg *cfg, const
   return e;
 }
 
+/* The commutator [x, y] = x y - y x. */
+EKOC_HD ekoc_cmat2 ekoc_kernel_m2_comm(ekoc_cmat2 x, ekoc_cmat2 y) { return m2_sub(m2_mul(x, y), m2_mul(y, x)); }
+
 /* ordered-exact (an ekoc method, not eko's; docs/physics.md §6.3): the same
  * path-ordered solution that iterate-exact approaches as its steps shrink,
- * integrated to fourth order by the two-point Gauss-Legendre Magnus formula
- * in t = ln a on the same geometric steps. With B(t) = a A(a), per step
- * [t_k, t_k + h]: Omega = h/2 (B_1 + B_2) + sqrt(3)/12 h^2 [B_2, B_1],
- * B_1,2 = B(t_k + (1/2 -+ sqrt(3)/6) h), E <- exp(Omega) E. In t the LO part
- * of B (gamma^(0)/beta_0) is constant, so it is integrated exactly at any
- * step; only the a-dependent higher orders leave an error, falling as
- * steps^-4 (iterate-exact's as steps^-2). */
+ * integrated to sixth order by the three-point Gauss-Legendre Magnus formula
+ * in t = ln a on n equal steps. With B(t) = a A(a) and, per step
+ * [t_k, t_k + h], B_1,2,3 = B(t_k + c h) at c = 1/2 - sqrt(15)/10, 1/2,
+ * 1/2 + sqrt(15)/10:
+ *   alpha_1 = h B_2, alpha_2 = sqrt(15) h/3 (B_3 - B_1),
+ *   alpha_3 = 10 h/3 (B_3 - 2 B_2 + B_1),
+ *   C_1 = [alpha_1, alpha_2], C_2 = -1/60 [alpha_1, 2 alpha_3 + C_1],
+ *   Omega = alpha_1 + alpha_3/12 + 1/240 [-20 alpha_1 - alpha_3 + C_1, alpha_2 + C_2],
+ * E <- exp(Omega) E. In t the LO part of B (gamma^(0)/beta_0) is constant:
+ * then alpha_2 = alpha_3 = 0 and Omega = h B exactly, at any step count;
+ * only the a-dependent higher orders leave an error, falling as steps^-6
+ * (iterate-exact's as steps^-2). */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_magnus(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
-  const double c_lo = 0.5 - 0.28867513459481288225, c_hi = 0.5 + 0.28867513459481288225;
-  const double w_comm = 0.14433756729740644113; /* sqrt(3)/12 */
+  const double node_offset = 0.38729833462074168852; /* sqrt(15)/10 */
+  const double w_alpha2 = 1.2909944487358056284;     /* sqrt(15)/3 */
   int32_t n = cfg->ev_op_iterations, k;
   ekoc_cmat2 e = m2_identity();
   double tl = log(cfg->a0), h = (log(cfg->a1) - tl) / (double)n;
   for (k = 0; k < n; ++k) {
-    double a_lo = exp(tl + c_lo * h), a_hi = exp(tl + c_hi * h);
-    ekoc_cmat2 g1 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_lo), a_lo);
-    ekoc_cmat2 g2 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_hi), a_hi);
-    ekoc_cmat2 comm = m2_sub(m2_mul(g2, g1), m2_mul(g1, g2));
-    ekoc_cmat2 omega = m2_add(m2_scale(m2_add(g1, g2), 0.5 * h), m2_scale(comm, w_comm * h * h));
+    double a_lo = exp(tl + (0.5 - node_offset) * h), a_mid = exp(tl + 0.5 * h);
+    double a_hi = exp(tl + (0.5 + node_offset) * h);
+    ekoc_cmat2 b1 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_lo), a_lo);
+    ekoc_cmat2 b2 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_mid), a_mid);
+    ekoc_cmat2 b3 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_hi), a_hi);
+    ekoc_cmat2 alpha1 = m2_scale(b2, h);
+    ekoc_cmat2 alpha2 = m2_scale(m2_sub(b3, b1), w_alpha2 * h);
+    ekoc_cmat2 alpha3 = m2_scale(m2_add(m2_sub(b3, m2_scale(b2, 2.0)), b1), 10.0 * h / 3.0);
+    ekoc_cmat2 c1 = ekoc_kernel_m2_comm(alpha1, alpha2);
+    ekoc_cmat2 c2 = m2_scale(ekoc_kernel_m2_comm(alpha1, m2_add(m2_scale(alpha3, 2.0), c1)), -1.0 / 60.0);
+    ekoc_cmat2 left = m2_add(m2_sub(m2_scale(alpha1, -20.0), alpha3), c1);
+    ekoc_cmat2 omega = m2_add(m2_add(alpha1, m2_scale(alpha3, 1.0 / 12.0)),
+                              m2_scale(ekoc_kernel_m2_comm(left, m2_add(alpha2, c2)), 1.0 / 240.0));
     e = m2_mul(m2_exp(omega), e);
     tl += h;
   }
