@@ -14,7 +14,7 @@
  *    tables' printed digits: every table x on the grid and between them steps
  *    of 0.25 (0.15 above x = 0.3) in ln(x/(1-x)) up to x = 0.99, then 1 (100
  *    points, dense toward x = 1 where the toy PDFs vanish like (1-x)^3..6), degree-6 log
- *    interpolation, the exact solution (ordered-exact, 6 steps), Mellin cut
+ *    interpolation, the exact solution (ordered-exact, 8 steps), Mellin cut
  *    0.01, eko's tolerances (perf/lha_common.h). Entries it cannot reproduce
  *    for documented reasons are listed as exceptions (perf/lha_exceptions.h).
  *

@@ -12,7 +12,7 @@
  *  - eko (default): 60-point lambertgrid, degree-4 log interpolation,
  *    iterate-exact with 10 iterations (eko's FFNS_polarized benchmark);
  *  - converged: perf/lha.c's converged settings (perf/lha_common.h: the
- *    100-point grid, degree 6, ordered-exact with 6 steps, Mellin cut 0.01);
+ *    100-point grid, degree 6, ordered-exact with 8 steps, Mellin cut 0.01);
  *    the polarized sea at x >= 0.5 is 1e-4 of the valence and changes sign
  *    there, so its entries carry the operators' errors times 1e4: degree 5
  *    and 8 steps left 8 of them off the digit (perf/STATS.md).
