@@ -32,9 +32,6 @@ import numpy as np
 
 from nnpdf_cards import PIDS
 
-#: an evolved PDF point is "reference-sure" when the entries the reference flagged
-#: carry at most this fraction of |f| there (sum over them of |O_kj f0_j|)
-REFERENCE_SURE = 1e-8
 #: a deviation is judged only where |ref - conv| is at most this fraction of it
 CONVERGED_FRACTION = 0.1
 #: the PDF cut, relative to the largest |x f| of each target
@@ -54,8 +51,7 @@ def release(target) -> None:
     target._op = target._err = target._failed = None
 
 
-def pdf_deviation(test: np.ndarray, ref: np.ndarray, xgrid, q2s, cond: np.ndarray | None = None,
-                  ref_flagged: np.ndarray | None = None) -> dict:
+def pdf_deviation(test: np.ndarray, ref: np.ndarray, xgrid, q2s, cond: np.ndarray | None = None) -> dict:
     """Largest and median relative deviation of evolved PDFs (T, 14, nx).
 
     cond (same shape): sum_j |O_kj f0_j| of the reference, the size of the
@@ -63,9 +59,7 @@ def pdf_deviation(test: np.ndarray, ref: np.ndarray, xgrid, q2s, cond: np.ndarra
     its threshold at x ~ 1e-8: -5e6 out of terms of 1e13) no quadrature gives
     a small relative deviation, so the deviation is also reported relative
     to cond, and relative to |f| at the well-conditioned points only
-    (cond <= COND_LIMIT |f|). ref_flagged (same shape): where the entries
-    the reference flagged carry more than REFERENCE_SURE of |f|; the largest
-    deviation over the other points is reported too (max_rel_reference_sure)."""
+    (cond <= COND_LIMIT |f|)."""
     x = np.asarray(xgrid, dtype=float)
     xf = np.abs(ref) * x
     mask = xf > PDF_CUT * xf.max(axis=(1, 2), keepdims=True)
@@ -81,11 +75,6 @@ def pdf_deviation(test: np.ndarray, ref: np.ndarray, xgrid, q2s, cond: np.ndarra
         out.update(max_rel_conditioned=float(rel_good.max()), conditioned_points=int(good.sum()),
                    where_conditioned=f"pid {PIDS[p]} x={x[k]:.3g} Q2={q2s[t]:.4g}",
                    max_dev_over_cond=float(np.where(mask, dev / np.where(mask, cond, 1.0), 0.0).max()))
-    if ref_flagged is not None:
-        sure = np.where(mask & ~ref_flagged, rel, 0.0)
-        t, p, k = np.unravel_index(int(np.argmax(sure)), rel.shape)
-        out.update(max_rel_reference_sure=float(sure.max()), reference_flagged_points=int((mask & ref_flagged).sum()),
-                   where_reference_sure=f"pid {PIDS[p]} x={x[k]:.3g} Q2={q2s[t]:.4g}")
     return out
 
 
@@ -182,18 +171,6 @@ def _condition(sol, f0) -> np.ndarray:
     return np.array(out)
 
 
-def _flagged_weight(sol, f0) -> np.ndarray:
-    """sum_j |O_kj| |f0_j| over the entries `sol` flagged, per target (T, 14, nx):
-    how much of f(x_k) comes through integrals the solve itself did not trust."""
-    nx = f0.shape[-1]
-    out = []
-    for ep in sol:
-        t = sol[ep]
-        masked = np.where(t.failed, np.abs(t.operator), 0.0).reshape(14 * nx, 14 * nx)
-        out.append((masked @ np.abs(f0).reshape(-1)).reshape(14, nx))
-    return np.array(out)
-
-
 def _compare(sol, ref, targets, bounds, tolerance, xgrid) -> EntryTally:
     """The entry tally of `sol` against `ref` over the targets (bounds: the
     reference's difference_bound per target, or None: judge every entry)."""
@@ -217,7 +194,6 @@ def accuracy_report(th, op, xgrid, f0, reference, convergence, others, threads, 
     targets = list(ref)
     q2s = [ep[0] for ep in targets]
     f_ref = _evolve(ref, f0)
-    ref_flagged = _flagged_weight(ref, f0) > REFERENCE_SURE * np.abs(f_ref)
     cond = _condition(ref, f0)
     out = {"reference": {"backend": reference[0], **reference[1], "wall_s": ref_s, "failures": ref.failures}}
     conv, conv_s = _solve(th, op, *convergence, threads)
@@ -236,7 +212,7 @@ def accuracy_report(th, op, xgrid, f0, reference, convergence, others, threads, 
     for backend, options in others:
         sol, wall = _solve(th, op, backend, options, threads)
         out["tested"].append({"backend": backend, **options, "wall_s": wall, "failures": sol.failures,
-                              "pdf": pdf_deviation(_evolve(sol, f0), f_ref, xgrid, q2s, cond, ref_flagged),
+                              "pdf": pdf_deviation(_evolve(sol, f0), f_ref, xgrid, q2s, cond),
                               "entries": _compare(sol, ref, targets, bounds, tolerance, xgrid).result()})
         del sol
     if npz:
@@ -265,11 +241,7 @@ def accuracy_lines(name: str, res: dict) -> list[str]:
             f"flagged={e['flagged']} pdf max_rel_dev={t['pdf']['max_rel']:.2e} at {t['pdf']['where']} "
             f"median={t['pdf']['median_rel']:.1e} well-conditioned={t['pdf']['max_rel_conditioned']:.2e} at "
             f"{t['pdf']['where_conditioned']} ({t['pdf']['conditioned_points']}/{t['pdf']['points']} points) "
-            f"/cond={t['pdf']['max_dev_over_cond']:.1e} "
-            f"reference-sure={t['pdf'].get('max_rel_reference_sure', float('nan')):.2e} at "
-            f"{t['pdf'].get('where_reference_sure', '-')} ({t['pdf'].get('reference_flagged_points', 0)} points where "
-            f"the reference's flagged entries carry > {REFERENCE_SURE:g} of f) | entries off_tol={e['off']} "
-            f"flagged={e['off_flagged']} "
+            f"/cond={t['pdf']['max_dev_over_cond']:.1e} | entries off_tol={e['off']} flagged={e['off_flagged']} "
             f"silent={e['off_silent']} unjudged={e['off_unjudged']} worst_silent={e['worst_off_silent']:.3g}x_tol "
             f"({e['worst_off_silent_at']}) | beyond_{K_STATED:g}x_stated={e['beyond']} flagged={e['beyond_flagged']} "
             f"silent={e['beyond_silent']} unjudged={e['beyond_unjudged']} "
