@@ -17,10 +17,8 @@ Every off or beyond entry should be flagged in the failed mask. One that is
 not counts as silent only where the reference is sure enough there: conv, the
 same reference code at a 100 times looser tolerance, differs from it by at
 most 0.1 of the deviation being judged (|ref - conv| bounds the looser run's
-error, so the reference's own error is below it) and the reference did not
-flag the entry itself (on NNPDF's fit grid both QAGS runs agree on a flagged,
-wrong value in one row near the b threshold: perf/STATS.md); the others are
-reported as unjudged. |ref - conv| is kept per entry as a power-of-two upper bound (one
+error, so the reference's own error is below it); the others are reported as
+unjudged. |ref - conv| is kept per entry as a power-of-two upper bound (one
 byte per entry), so that fit-size operators fit in memory.
 """
 
@@ -118,18 +116,14 @@ class EntryTally:
                 self.worst[crit] = (float(worst[at]), _where(at, xgrid, q2, values))
         return bad
 
-    def add(self, op, err, ref, failed, ref_bound, xgrid, q2, ref_failed=None) -> None:
-        """ref_bound: difference_bound(ref, conv), or None to judge every entry;
-        ref_failed: the reference's own flags (an entry it flagged is no
-        reference: unjudged), or None."""
+    def add(self, op, err, ref, failed, ref_bound, xgrid, q2) -> None:
+        """ref_bound: difference_bound(ref, conv), or None to judge every entry."""
         dev = np.abs(op - ref)
         values = (ref, dev, err)
         if ref_bound is None:
             converged = np.ones(dev.shape, dtype=bool)
         else:
             converged = np.ldexp(1.0, ref_bound.astype(np.int32)) <= CONVERGED_FRACTION * dev
-        if ref_failed is not None:
-            converged &= ~ref_failed
         off = self._count("off", dev / np.maximum(self.epsabs, self.epsrel * np.abs(ref)), failed, converged,
                           xgrid, q2, values)
         beyond = self._count("beyond", dev / (K_STATED * err + STATED_FLOOR), failed, converged, xgrid, q2, values)
@@ -177,8 +171,7 @@ def _compare(sol, ref, targets, bounds, tolerance, xgrid) -> EntryTally:
     tally = EntryTally(**tolerance)
     for i, ep in enumerate(targets):
         t, r = sol[ep], ref[ep]
-        tally.add(t.operator, t.error, r.operator, t.failed, None if bounds is None else bounds[i], xgrid, ep[0],
-                  None if bounds is None else r.failed)
+        tally.add(t.operator, t.error, r.operator, t.failed, None if bounds is None else bounds[i], xgrid, ep[0])
         release(t)
         release(r)
     return tally

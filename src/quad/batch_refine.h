@@ -44,12 +44,14 @@
 #define EKOC_BATCH_MAX_PANELS 64
 /* Splits in a row that do not lower the failing entries' error below 0.9 of
  * its best before the refinement of a row stops. Splitting a panel that hides
- * a feature first raises the estimate (the base rule had understated it):
- * on NNPDF's 196-point fit grid the rows at x < 3e-8 next to the diagonal
- * needed 9-12 such splits before the error fell, and 4 stopped them with
- * entries 1e3-1e9 times their tolerance flagged (perf/STATS.md); no row there
- * needs more than 14 panels in all. */
-#define EKOC_BATCH_STALL_SPLITS 16
+ * a feature first raises the estimate: on NNPDF's 196-point fit grid 12 would
+ * let the small-x rows next to the diagonal converge (they stop at 4 and are
+ * flagged, 1e3-1e9 over tolerance, though QAGS agrees with their values), but
+ * then a row whose path crosses a pole of eko's truncated NNLO solution
+ * (x = 7.04e-6 there: r_+ - r_- = 2 at N = 1 + r) converges to a finite value
+ * with an estimate that misses the pole, silently; at 4 it stalls and is
+ * flagged. Raise it only with a check for such poles (perf/STATS.md). */
+#define EKOC_BATCH_STALL_SPLITS 4
 /* Fewest Gauss points of the refinement rule (its (2n+1)-point Kronrod
  * extension integrates each refined panel). */
 #define EKOC_BATCH_REFINE_MIN_POINTS 15
