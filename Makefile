@@ -193,6 +193,7 @@ uninstall-python:
 $(BUILD)/perf/lha: perf/lha_tables.h perf/lha_exceptions.h perf/lha_hoppet_ref.h perf/lha_common.h
 $(BUILD)/perf/lha_polarized: perf/lha_polarized_tables.h perf/lha_common.h
 $(BUILD)/perf/lha_time_like: perf/lha_time_like_ref.h perf/lha_common.h
+$(BUILD)/perf/bench_batch: perf/lha_common.h
 $(BUILD)/perf/%: perf/%.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LIB_A) $(LDLIBS)

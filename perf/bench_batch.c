@@ -40,6 +40,7 @@
 
 #include "ekoc.h"
 #include "ekoc_whitebox.h" /* compare reads operators as stored; pieces times the batch driver's parts */
+#include "lha_common.h"     /* now_s, part_selected, lha_backend, lha_part_setup */
 
 #define NGRID 60
 
@@ -62,61 +63,17 @@ typedef struct opts {
   const char *parts, *rules;
 } opts;
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int part_selected(const char *parts, int table, int part) {
-  char key[16];
-  const char *p;
-  size_t n;
-  if (!parts) return 1;
-  n = (size_t)snprintf(key, sizeof key, "%d/%d", table, part);
-  for (p = parts; (p = strstr(p, key)) != NULL; p += n)
-    if ((p == parts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
-  return 0;
-}
-
-/* Theory and request of one LHA part (as perf/lha.c). */
-static void lha_setup(const run *r, const double *grid, size_t nx, const double *mu2, const int32_t *nf,
-                      ekoc_theory *th, ekoc_request *rq) {
-  ekoc_theory_default(th);
-  ekoc_request_default(rq);
-  th->order = r->order;
-  th->alphas = 0.35;
-  th->mu2_ref = 2.0;
-  th->xif = sqrt(r->rho);
-  if (r->vfns) {
-    th->nf_ref = 3;
-    rq->nf0 = 3;
-  } else {
-    th->nf_ref = 4;
-    th->matching_ratios[0] = 0.0;
-    th->matching_ratios[1] = th->matching_ratios[2] = INFINITY;
-    rq->nf0 = 4;
-  }
-  rq->mu2_0 = 2.0;
-  rq->mu2 = mu2;
-  rq->nf = nf;
-  rq->n_targets = 1;
-  rq->xgrid = grid;
-  rq->nx = nx;
-  rq->degree = 4;
-  rq->method = EKOC_METHOD_ITERATE_EXACT;
-  rq->ev_op_iterations = 10;
-  rq->sv_mode = r->rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
-}
-
 static int compute(const run *r, const double *grid, int backend, int panels, int points, double epsrel, int threads,
                    ekoc_profile *prof, ekoc_operator **op) {
   ekoc_theory th;
   ekoc_request rq;
   double mu2 = 1e4;
-  int32_t nf = r->vfns ? 5 : 4;
+  int32_t nf;
   int rc;
-  lha_setup(r, grid, NGRID, &mu2, &nf, &th, &rq);
+  lha_part_setup(r->order, r->vfns, r->rho, grid, NGRID, &mu2, &nf, &th, &rq); /* eko's LHA settings: */
+  rq.degree = 4;
+  rq.method = EKOC_METHOD_ITERATE_EXACT;
+  rq.ev_op_iterations = 10;
   rq.backend = backend;
   if (panels > 0) rq.batch_panels = panels;
   if (points > 0) rq.batch_points = points;
@@ -395,13 +352,6 @@ static int cmd_pieces(const opts *o, const double *grid) {
   return 0;
 }
 
-static int parse_backend(const char *s) {
-  if (!strcmp(s, "adaptive")) return EKOC_BACKEND_ADAPTIVE;
-  if (!strcmp(s, "batch")) return EKOC_BACKEND_BATCH;
-  if (!strcmp(s, "gpu")) return EKOC_BACKEND_GPU;
-  return -1;
-}
-
 int main(int argc, char **argv) {
   opts o;
   double grid[NGRID];
@@ -418,7 +368,7 @@ int main(int argc, char **argv) {
   o.targets = 50;
   for (i = 2; i < argc; ++i) {
     if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
-      if ((o.backend = parse_backend(argv[++i])) < 0) goto usage;
+      if (!lha_backend(argv[++i], &o.backend)) goto usage;
     } else if (!strcmp(argv[i], "--panels") && i + 1 < argc)
       o.panels = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--points") && i + 1 < argc)

@@ -180,6 +180,17 @@ def set_convolution_eps(hoppet, eps):
         raise RuntimeError("HOPPET's convolution eps is %g after setting %g" % (got(), eps))
 
 
+def hoppet_version(prog):
+    """The installed hoppet's version, or None after saying that `prog` is skipped."""
+    try:
+        import importlib.metadata
+        import hoppet  # noqa: F401
+        return importlib.metadata.version("hoppet")
+    except ImportError:
+        print("%s: skipped, hoppet is not installed (pip install hoppet==2.3.0)" % prog)
+        return None
+
+
 def start_worker(spec_path):
     """The spec of a worker process (the JSON file spec_path), with HOPPET
     imported, its banner silenced, the convolution precision and the flavour
@@ -440,12 +451,8 @@ def main():
     if args.worker:
         worker(args.worker)
         return 0
-    try:
-        import importlib.metadata
-        import hoppet  # noqa: F401
-        version = importlib.metadata.version("hoppet")
-    except ImportError:
-        print("gen_lha_hoppet: skipped, hoppet is not installed (pip install hoppet==2.3.0)")
+    version = hoppet_version("gen_lha_hoppet")
+    if version is None:
         return 0
     dys = [float(d) for d in args.dys.split(",")]
     keys = sorted(PARTS)

@@ -66,7 +66,7 @@ import time
 
 # perf/ is this script's folder: the LHA coupling setup and HOPPET helpers are shared
 from gen_lha_hoppet import (I_B, I_BB, I_C, I_CB, I_D, I_DB, I_G, I_S, I_SB, I_U, I_UB, ORDER, SQRT2, TINY, YMAX,
-                            run_chain, run_worker, segment_input, segment_result, start_worker)
+                            hoppet_version, run_chain, run_worker, segment_input, segment_result, start_worker)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 PRINT_X = (1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5, 0.7, 0.9)
@@ -250,12 +250,8 @@ def main():
     if args.nsv_slip:
         nsv_slip()
         return 0
-    try:
-        import importlib.metadata
-        import hoppet  # noqa: F401
-        version = importlib.metadata.version("hoppet")
-    except ImportError:
-        print("gen_lha_time_like: skipped, hoppet is not installed (pip install hoppet==2.3.0)")
+    version = hoppet_version("gen_lha_time_like")
+    if version is None:
         return 0
     dys = [float(d) for d in args.dys.split(",")]
     keys = sorted(PARTS)

@@ -122,6 +122,41 @@ static int lha_grid(int converged, int *ngrid, int degree, double *grid, ekoc_in
          ekoc_interp_alloc(grid, (size_t)*ngrid, degree, interp) == EKOC_OK;
 }
 
+/* Theory and request of one LHA part (hep-ph/0511119 section 4, eko's
+ * benchmark setup): perturbative order `order`, alpha_s = 0.35 at mu^2 = 2
+ * GeV^2, mu_R^2 = rho mu_F^2 (exponentiated scale variation when rho != 1),
+ * the ZM-VFNS from 3 flavours or eko's FFNS (4 flavours: charm threshold at 0,
+ * bottom and top at infinity), from mu_0^2 = 2 GeV^2 to *mu2 with *nf_target
+ * flavours (set here: 5 in the VFNS, 4 in the FFNS), on grid[0..nx-1]. The
+ * rest (degree, method, backend, axes, ...) is the caller's. */
+static void lha_part_setup(int order, int vfns, double rho, const double *grid, size_t nx, const double *mu2,
+                           int32_t *nf_target, ekoc_theory *th, ekoc_request *rq) {
+  ekoc_theory_default(th);
+  ekoc_request_default(rq);
+  th->order = order;
+  th->alphas = 0.35;
+  th->mu2_ref = 2.0;
+  th->xif = sqrt(rho);
+  if (vfns) {
+    th->nf_ref = 3;
+    rq->nf0 = 3;
+    *nf_target = 5;
+  } else {
+    th->nf_ref = 4;
+    th->matching_ratios[0] = 0.0;
+    th->matching_ratios[1] = th->matching_ratios[2] = INFINITY;
+    rq->nf0 = 4;
+    *nf_target = 4;
+  }
+  rq->mu2_0 = 2.0;
+  rq->mu2 = mu2;
+  rq->nf = nf_target;
+  rq->n_targets = 1;
+  rq->xgrid = grid;
+  rq->nx = nx;
+  rq->sv_mode = rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
+}
+
 /* The options every LHA program takes (README): --backend, --threads,
  * --parts, --settings, --quiet. */
 typedef struct lha_cli {

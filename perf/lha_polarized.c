@@ -186,36 +186,12 @@ static int run_part(const pol_run *r, const options *o, const double *grid, ekoc
   int32_t nf_target;
   int rc, j, c;
 
-  ekoc_theory_default(&th);
-  ekoc_request_default(&rq);
-  th.order = r->order;
-  th.alphas = 0.35;
-  th.mu2_ref = 2.0;
-  th.xif = sqrt(r->rho);
+  lha_part_setup(r->order, r->vfns, r->rho, grid, (size_t)NGRID, &mu2, &nf_target, &th, &rq);
   th.polarized = 1;
-  if (r->vfns) {
-    th.nf_ref = 3;
-    rq.nf0 = 3;
-    nf_target = 5;
-  } else {
-    /* eko's FFNS: charm threshold at 0, bottom and top at infinity */
-    th.nf_ref = 4;
-    th.matching_ratios[0] = 0.0;
-    th.matching_ratios[1] = th.matching_ratios[2] = INFINITY;
-    rq.nf0 = 4;
-    nf_target = 4;
-  }
-  rq.mu2_0 = 2.0;
-  rq.mu2 = &mu2;
-  rq.nf = &nf_target;
-  rq.n_targets = 1;
-  rq.xgrid = grid;
-  rq.nx = NGRID;
   rq.degree = o->degree;
   rq.method = o->method;
   rq.ev_op_iterations = o->iterations;
   if (o->mellin_cut > 0.0) rq.mellin_cut = o->mellin_cut;
-  rq.sv_mode = r->rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
   rq.backend = o->backend;
   rq.n_threads = o->threads;
   pdf_in = malloc(2 * NB * NGRID * sizeof(double));

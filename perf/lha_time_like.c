@@ -129,35 +129,12 @@ static int evolve(const lha_tl_part *r, const options *o, const double *grid, in
   int32_t nf_target;
   int rc, j, c;
 
-  ekoc_theory_default(&th);
-  ekoc_request_default(&rq);
-  th.order = r->order;
-  th.alphas = 0.35;
-  th.mu2_ref = 2.0;
-  th.xif = sqrt(r->rho);
+  lha_part_setup(r->order, r->vfns, r->rho, grid, (size_t)o->ngrid, &mu2, &nf_target, &th, &rq);
   th.time_like = 1;
   th.matching_order = matching;
-  if (r->vfns) {
-    th.nf_ref = 3;
-    rq.nf0 = 3;
-    nf_target = 5;
-  } else { /* eko's FFNS: charm threshold at 0, bottom and top at infinity */
-    th.nf_ref = 4;
-    th.matching_ratios[0] = 0.0;
-    th.matching_ratios[1] = th.matching_ratios[2] = INFINITY;
-    rq.nf0 = 4;
-    nf_target = 4;
-  }
-  rq.mu2_0 = 2.0;
-  rq.mu2 = &mu2;
-  rq.nf = &nf_target;
-  rq.n_targets = 1;
-  rq.xgrid = grid;
-  rq.nx = (size_t)o->ngrid;
   rq.degree = o->degree;
   rq.method = o->method;
   rq.ev_op_iterations = o->iterations;
-  rq.sv_mode = r->rho == 1.0 ? EKOC_SV_NONE : EKOC_SV_EXPONENTIATED;
   rq.backend = o->backend;
   rq.n_threads = o->threads;
   rc = ekoc_compute(&th, &rq, NULL, &op);
