@@ -195,14 +195,12 @@ static void test_unrefined_rows_keep_base_bits(void **state) {
  * of the adaptive driver. A composite Gauss-Legendre rule of 64 equal panels
  * is not converged on these rows (the integrand peaks 80x above the value
  * within 1e-3 of t = 1/2) while its 30/40-point difference says it is. */
-static double qags_entry(const job_data *t, int e, size_t k, size_t j, double cut, double *err) {
+static double qags_entry(const job_data *t, ekoc_quad_workspace *ws, int e, size_t k, size_t j, double cut,
+                         double *err) {
   const ekoc_quad_element *el = &t->job.elements[e];
-  ekoc_quad_workspace *ws = NULL;
   ekoc_kernel_args args;
   double v = NAN;
   int rc;
-  assert_int_equal(ekoc_quad_workspace_alloc(1000, &ws), EKOC_OK);
-  assert_int_equal(ekoc_quad_workspace_reserve_basis(ws, t->interp->n), EKOC_OK);
   memset(&args, 0, sizeof args);
   args.nspace = t->job.family[el->family];
   args.element = el->element;
@@ -213,7 +211,6 @@ static double qags_entry(const job_data *t, int e, size_t k, size_t j, double cu
   args.basis_index = (int32_t)j;
   rc = ekoc_quad_integrate(&args, cut, 1e-14, 1e-12, 1000, &v, err);
   assert_true(rc == EKOC_OK || rc == EKOC_ERR_INTEGRATION); /* short of 1e-12: the estimate, with its error */
-  ekoc_quad_workspace_free(ws);
   return v;
 }
 
@@ -234,6 +231,7 @@ static void test_fit_grid_small_x_rows(void **state) {
   for (g = 0; g < 2; ++g) {
     card c;
     job_data b;
+    ekoc_quad_workspace *ws = NULL; /* QAGS's intervals and the basis cache of the reference entries */
     size_t nf = 0, k, j, small_x_flags = 0, nn, compared = 0;
     int e;
     card_random(&r, &c, 6, 40, 8);
@@ -254,6 +252,8 @@ static void test_fit_grid_small_x_rows(void **state) {
     card_describe(&c);
     job_make(&b, &c);
     assert_int_equal(ekoc_quad_run_batch(&b.job, &s, &nf), EKOC_OK);
+    assert_int_equal(ekoc_quad_workspace_alloc(1000, &ws), EKOC_OK);
+    assert_int_equal(ekoc_quad_workspace_reserve_basis(ws, (size_t)c.nx), EKOC_OK);
     nn = (size_t)c.nx;
     for (e = 0; e < b.job.n_elements; ++e)
       for (k = 0; k < 26; ++k)
@@ -264,7 +264,7 @@ static void test_fit_grid_small_x_rows(void **state) {
           size_t i = rows[k] * nn + j;
           double ref_err, ref, v = b.val[e][i];
           if (b.failed[e][i]) continue;
-          ref = qags_entry(&b, e, rows[k], j, s.cut, &ref_err);
+          ref = qags_entry(&b, ws, e, rows[k], j, s.cut, &ref_err);
           ++compared;
           /* + 1e-10 |ref|: the rounding of entries up to ~5e6 (1e5 below epsrel) */
           if (!(fabs(v - ref) <= 10.0 * b.err[e][i] + 2.0 * ref_err + 1e-12 + 1e-10 * fabs(ref)))
@@ -274,6 +274,7 @@ static void test_fit_grid_small_x_rows(void **state) {
     assert_true(compared > 0);
     if (verbose()) printf("%s: %zu flags, %zu in rows x < 3e-8; %zu entries against QAGS\n", c.text, nf, small_x_flags,
                           compared);
+    ekoc_quad_workspace_free(ws);
     job_free(&b);
   }
 }
