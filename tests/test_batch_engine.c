@@ -26,6 +26,7 @@
 
 #include "engine_jobs.h"
 #include "quad/nspace_cache.h"
+#include "quad/path_radius.h"
 
 static int verbose(void) { return getenv("EKOC_TEST_VERBOSE") != NULL; }
 
@@ -201,8 +202,13 @@ static double qags_entry(const job_data *t, ekoc_quad_workspace *ws, int e, size
   ekoc_kernel_args args;
   double v = NAN;
   int rc;
+  double radius;
+  ekoc_path_status path;
   memset(&args, 0, sizeof args);
   args.nspace = t->job.family[el->family];
+  /* on the drivers' path (moved off a pole of the truncated solution, quad/path_radius.h) */
+  assert_int_equal(ekoc_path_radius(&args.nspace, t->interp->logx[k], &radius, &path), EKOC_OK);
+  args.path_radius = path == EKOC_PATH_MOVED ? radius : 0.0;
   args.element = el->element;
   args.logx = t->interp->logx[k];
   args.interp = t->interp;
@@ -216,14 +222,16 @@ static double qags_entry(const job_data *t, ekoc_quad_workspace *ws, int e, size
 
 /* NNPDF's fit-grid shape (196 points, two thirds log-uniform from 1e-9 up to
  * 0.1, a third linear above; degree 4; NNLO truncated, as NNPDF 40000000;
- * its two segments): rows 12 and 20 (x ~ 5e-9, 2e-8; every 5th basis
- * function) flagged or within 10 x their stated error (+ 1e-10 relative) of
- * QAGS at epsrel 1e-12. Some of their entries next to the diagonal are
- * flagged although QAGS agrees with them: the refinement stops after
- * EKOC_BATCH_STALL_SPLITS splits without progress (quad/batch_refine.h). */
+ * its two segments): rows 12, 20 and 63 (x ~ 5e-9, 2e-8, 7.04e-6; every 5th
+ * basis function) flagged or within 10 x their stated error (+ 1e-10
+ * relative) of QAGS at epsrel 1e-12 on the same path. The small-x rows next
+ * to the diagonal converge (no flags in rows x < 3e-8: they stalled at 4
+ * splits, quad/batch_refine.h); row 63's path, 1e-5 from a pole of the
+ * truncated solution in the nf = 5 segment, is moved off it
+ * (quad/path_radius.h) and converges unflagged too. */
 static void test_fit_grid_small_x_rows(void **state) {
   static const double segments[2][3] = {{4, 0.0265, 0.0172}, {5, 0.0172, 0.0093}}; /* nf, a0, a1 */
-  static const size_t rows[] = {12, 20};
+  static const size_t rows[] = {12, 20, 63};
   rnd r = {0xf196u};
   ekoc_quad_settings s = engine_settings(2);
   int g;
@@ -272,6 +280,15 @@ static void test_fit_grid_small_x_rows(void **state) {
                      rows[k], j, v, ref, ref_err, b.err[e][i]);
         }
     assert_true(compared > 0);
+    assert_int_equal(small_x_flags, 0);
+    if (c.nf == 5) { /* row 63: moved off the pole, every entry converged */
+      double radius;
+      ekoc_path_status path;
+      assert_int_equal(ekoc_path_radius(&b.job.family[1], b.interp->logx[63], &radius, &path), EKOC_OK);
+      assert_int_equal(path, EKOC_PATH_MOVED);
+      for (e = 0; e < b.job.n_elements; ++e)
+        for (j = 0; j < nn; ++j) assert_int_equal(b.failed[e][63 * nn + j], 0);
+    }
     if (verbose()) printf("%s: %zu flags, %zu in rows x < 3e-8; %zu entries against QAGS\n", c.text, nf, small_x_flags,
                           compared);
     ekoc_quad_workspace_free(ws);

@@ -28,6 +28,7 @@
 #include "quad/batch_rule.h"
 #include "quad/interp.h"
 #include "quad/job.h"
+#include "quad/path_radius.h"
 #include "test_util.h"
 
 static void cfg_make(ekoc_nspace_config *c, int kind, int family, int order, int nf, int method, int sv_mode,
@@ -249,7 +250,8 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
            *scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(nodes) * sizeof(double));
     uint8_t *active = malloc(nx);
     int *status = malloc(nx * nodes * sizeof(int));
-    assert_true(tower && wbuf && p && out && nre && scratch && active && status);
+    double *radius = malloc(nx * sizeof(double));
+    assert_true(tower && wbuf && p && out && nre && scratch && active && status && radius);
     memset(&fa, 0, sizeof fa);
     fa.cfg = *fp->cfg;
     fa.singlet_like = fp->singlet_like;
@@ -263,10 +265,15 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
     for (k = 0; k < nx; ++k) { /* host staging, as gpu_loader.c */
       size_t m;
       active[k] = in->logx[k] != 0.0 && ekoc_batch_first_basis(in->logx, nx, in->degree, in->logx[k]) < nx;
+      radius[k] = ekoc_talbot_radius(in->logx[k]);
       if (!active[k]) continue;
+      {
+        ekoc_path_status path;
+        assert_int_equal(ekoc_path_radius(fp->cfg, in->logx[k], &radius[k], &path), EKOC_OK);
+      }
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn;
-        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], fp->singlet_like, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], radius[k], fp->singlet_like, &n, &dn);
         nre[m] = n.re;
         nre[nodes + m] = n.im;
       }
@@ -274,12 +281,12 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
                        EKOC_OK);
     }
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, in->logx, rulebuf, tower, active, wbuf, status);
+      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, radius, rulebuf, tower, active, wbuf, status);
     for (idx = 0; idx < nx * nodes; ++idx) assert_int_equal(status[idx], 0);
     for (k0 = 0; k0 < nx; k0 += chunk) {
       size_t rows = nx - k0 < chunk ? nx - k0 : chunk;
       for (idx = 0; idx < rows * nodes; ++idx)
-        ekoc_batch_thread_basis(idx, k0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf,
+        ekoc_batch_thread_basis(idx, k0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, radius, table, rulebuf,
                                 active, p);
       for (idx = 0; idx < rows * nx; ++idx)
         ekoc_batch_thread_reduce(&fa, idx, k0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
@@ -296,6 +303,7 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
     free(scratch);
     free(active);
     free(status);
+    free(radius);
   }
   free(rulebuf);
   free(table);

@@ -95,6 +95,7 @@ typedef struct ekoc_kernel_args {
   double subtract;
   ekoc_quad_workspace *workspace;
   int32_t status;
+  double path_radius;
 } ekoc_kernel_args;
 size_t ekoc_nspace_config_sizeof(void);
 size_t ekoc_kernel_args_sizeof(void);

@@ -42,7 +42,7 @@ _OWNED_FIELDS = ("areas", "n_areas", "interp", "workspace", "degree")
 class KernelArgs:
     """The live ekoc_kernel_args of a QuadKernel, as `k.args`. Reading gives
     the struct's fields; writing is checked: `element`, `basis_index`,
-    `logx`, `subtract` and `nspace` (a whole ekoc_nspace_config, validated by
+    `logx`, `subtract`, `path_radius` (0: eko's Talbot radius) and `nspace` (a whole ekoc_nspace_config, validated by
     the library) can be changed, the fields that point into the kernel's own
     memory cannot. `nspace` reads as a copy: assign a modified copy back."""
 
@@ -82,6 +82,15 @@ class KernelArgs:
                 _errors.fail(_errors.ERR_INVALID_ARGUMENT,
                              f"{where}.{name}={value!r} must be finite{' and <= 0' if name == 'logx' else ''}", where)
             setattr(raw, name, v)
+        elif name == "path_radius":
+            try:
+                v = float(value)
+            except (TypeError, ValueError):
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.path_radius={value!r} is not a number", where)
+            if not np.isfinite(v) or v < 0.0:
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT,
+                             f"{where}.path_radius={value!r} must be finite and >= 0 (0: eko's radius)", where)
+            raw.path_radius = v
         elif name == "nspace":
             cfg = ffi.new("ekoc_nspace_config *", value)
             out_re = ffi.new("double[9]")

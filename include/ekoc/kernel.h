@@ -106,6 +106,9 @@ typedef struct ekoc_kernel_args {
                                      subtract * delta_kj, is added back by the caller (0: none) */
   ekoc_quad_workspace *workspace; /* per-thread scratch, or NULL (no cache) */
   int32_t status;                 /* 0, or the error code of the first failure (then the kernel returned NaN) */
+  double path_radius;             /* radius r of the Talbot path; 0: eko's r(x) = 6.4/(0.1 - logx)
+                                     (the adaptive driver moves it off the poles of the truncated
+                                     singlet kernels, docs/physics.md §3.1) */
 } ekoc_kernel_args;
 
 /* sizeof the mirrored structs (bindings compare them with their own layout). */

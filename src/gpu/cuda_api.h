@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define EKOC_CUDA_ABI_VERSION 2
+#define EKOC_CUDA_ABI_VERSION 3
 #define EKOC_CUDA_MSG_LEN 256
 
 /* One family of a job. */
@@ -38,6 +38,7 @@ typedef struct ekoc_cuda_family {
   double subtract[9];          /* constant removed before inversion, added back on the diagonal */
   const ekoc_complex *tower;   /* host, [k][m][tower_len]; rows that are not computed may hold anything */
   const uint8_t *row_active;   /* host, [k]: 1 if row k is inverted (x_k < 1 and some basis reaches it) */
+  const double *radius;        /* host, [k]: the Talbot radius of row k's path (quad/path_radius.h) */
   double *value[9], *error[9]; /* host outputs, nx*nx row-major [k][j], written completely */
 } ekoc_cuda_family;
 

@@ -33,7 +33,7 @@
 
 namespace {
 
-enum { B_LOGX, B_TABLE, B_RULE, B_TOWER, B_ACTIVE, B_W, B_STATUS, B_P, B_OUT, B_BENCH, B_SUM, N_BUF };
+enum { B_LOGX, B_TABLE, B_RULE, B_TOWER, B_ACTIVE, B_RADIUS, B_W, B_STATUS, B_P, B_OUT, B_BENCH, B_SUM, N_BUF };
 enum { N_EVENTS = 12 };
 const size_t P_BUDGET = (size_t)256 << 20;
 
@@ -77,18 +77,18 @@ int ensure(ctx_t *c, int i, size_t bytes, char *msg, size_t msg_len) {
   return EKOC_OK;
 }
 
-__global__ void k_family(family_args fa, size_t nx, int32_t nodes, const double *logx, const double *rule,
+__global__ void k_family(family_args fa, size_t nx, int32_t nodes, const double *radius, const double *rule,
                          const ekoc_complex *tower, const uint8_t *active, ekoc_complex *wbuf, int *status) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx < nx * (size_t)nodes) ekoc_batch_thread_family(&fa, idx, nodes, logx, rule, tower, active, wbuf, status);
+  if (idx < nx * (size_t)nodes) ekoc_batch_thread_family(&fa, idx, nodes, radius, rule, tower, active, wbuf, status);
 }
 
 __global__ void k_basis(size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes, int singlet_like,
-                        const double *logx, const double *table, const double *rule, const uint8_t *active,
-                        ekoc_complex *p) {
+                        const double *logx, const double *radius, const double *table, const double *rule,
+                        const uint8_t *active, ekoc_complex *p) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx < rows * (size_t)nodes)
-    ekoc_batch_thread_basis(idx, k0, nx, degree, nodes, singlet_like, logx, table, rule, active, p);
+    ekoc_batch_thread_basis(idx, k0, nx, degree, nodes, singlet_like, logx, radius, table, rule, active, p);
 }
 
 __global__ void k_reduce(family_args fa, size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes,
@@ -216,6 +216,7 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
       (rc = ensure(c, B_RULE, 5 * nodes * sizeof(double), msg, msg_len)) ||
       (rc = ensure(c, B_TOWER, nx * nodes * (size_t)(max_len ? max_len : 1) * sizeof(ekoc_complex), msg, msg_len)) ||
       (rc = ensure(c, B_ACTIVE, nx, msg, msg_len)) ||
+      (rc = ensure(c, B_RADIUS, nx * sizeof(double), msg, msg_len)) ||
       (rc = ensure(c, B_W, nx * nodes * 2 * (size_t)(max_el ? max_el : 1) * sizeof(ekoc_complex), msg, msg_len)) ||
       (rc = ensure(c, B_STATUS, nx * nodes * sizeof(int), msg, msg_len)) ||
       (rc = ensure(c, B_P, chunk * nodes * nx * sizeof(ekoc_complex), msg, msg_len)) ||
@@ -256,9 +257,10 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
       CK(cudaMemcpyAsync(c->buf[B_TOWER], fam->tower, nx * nodes * (size_t)fa.len * sizeof(ekoc_complex),
                          cudaMemcpyHostToDevice, c->stream));
     CK(cudaMemcpyAsync(c->buf[B_ACTIVE], fam->row_active, nx, cudaMemcpyHostToDevice, c->stream));
+    CK(cudaMemcpyAsync(c->buf[B_RADIUS], fam->radius, nx * sizeof(double), cudaMemcpyHostToDevice, c->stream));
     CK(cudaEventRecord(c->ev[2], c->stream));
     k_family<<<blocks_for(nx * nodes, 128), 128, 0, c->stream>>>(
-        fa, nx, (int32_t)nodes, (const double *)c->buf[B_LOGX], (const double *)c->buf[B_RULE],
+        fa, nx, (int32_t)nodes, (const double *)c->buf[B_RADIUS], (const double *)c->buf[B_RULE],
         (const ekoc_complex *)c->buf[B_TOWER], (const uint8_t *)c->buf[B_ACTIVE], (ekoc_complex *)c->buf[B_W],
         (int *)c->buf[B_STATUS]);
     CK(cudaGetLastError());
@@ -267,7 +269,7 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
       size_t rows = nx - k0 < chunk ? nx - k0 : chunk;
       k_basis<<<blocks_for(rows * nodes, 64), 64, 0, c->stream>>>(
           k0, rows, nx, job->degree, (int32_t)nodes, fa.singlet_like, (const double *)c->buf[B_LOGX],
-          (const double *)c->buf[B_TABLE], (const double *)c->buf[B_RULE], (const uint8_t *)c->buf[B_ACTIVE],
+          (const double *)c->buf[B_RADIUS], (const double *)c->buf[B_TABLE], (const double *)c->buf[B_RULE], (const uint8_t *)c->buf[B_ACTIVE],
           (ekoc_complex *)c->buf[B_P]);
       CK(cudaGetLastError());
       k_reduce<<<blocks_for(rows * nx, 128), 128, 0, c->stream>>>(

@@ -36,6 +36,7 @@
 #include "quad/driver.h"
 #include "quad/interp.h"
 #include "quad/job.h"
+#include "quad/path_radius.h"
 #include "status.h"
 
 /* Tries one path; on failure keeps dlerror's text in why (the first failure
@@ -95,9 +96,10 @@ static int store_cb(void *p, const char *name, uint64_t a, uint64_t b) {
 }
 static uint64_t now_cb(const void *p) { return ekoc_profile_now_ns((const ekoc_profile *)p); }
 
-/* Fills towers and row flags of one family for all rows (threads over rows). */
+/* Fills towers, row flags and path radii of one family for all rows (threads
+ * over rows). */
 static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, const ekoc_batch_family *fp,
-                        int n_threads, ekoc_complex *tower, uint8_t *active) {
+                        int n_threads, ekoc_complex *tower, uint8_t *active, double *radius) {
   const ekoc_interp *in = job->interp;
   long nx = (long)in->n;
   int status = EKOC_OK;
@@ -115,16 +117,20 @@ static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, c
       double logx = in->logx[k];
       int32_t m;
       int rc, stop;
+      ekoc_path_status path;
 #pragma omp atomic read
       stop = status;
       active[k] = logx != 0.0 && ekoc_batch_first_basis(in->logx, in->n, in->degree, logx) < in->n;
+      radius[k] = ekoc_talbot_radius(logx);
       if (!active[k] || stop != EKOC_OK) continue;
-      if (!ok) {
+      /* the path the host's error control uses too (ekoc_batch_row_path) */
+      rc = ekoc_path_radius(fp->cfg, logx, &radius[k], &path);
+      if (rc == EKOC_OK && !ok) {
         rc = ekoc_error(EKOC_ERR_NO_MEMORY, "gpu: out of host memory for the tower scratch");
-      } else {
+      } else if (rc == EKOC_OK) {
         for (m = 0; m < rule->n_nodes; ++m) {
           ekoc_complex n, dn;
-          ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], logx, fp->singlet_like, &n, &dn);
+          ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], radius[k], fp->singlet_like, &n, &dn);
           nre[m] = n.re;
           nre[nodes + (size_t)m] = n.im;
         }
@@ -153,6 +159,7 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
   ekoc_cuda_job cj;
   ekoc_complex *towers[2] = {NULL, NULL};
   uint8_t *active[2] = {NULL, NULL};
+  double *radius[2] = {NULL, NULL};
   void *ctx = NULL;
   double *table = NULL;
   size_t nx, i, failed_total = 0;
@@ -215,13 +222,15 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
     if (fp->n_el == 0) continue;
     towers[f] = malloc(nx * (size_t)rule->n_nodes * (size_t)(fp->len ? fp->len : 1) * sizeof(ekoc_complex));
     active[f] = malloc(nx);
-    if (!towers[f] || !active[f]) {
+    radius[f] = malloc(nx * sizeof(double));
+    if (!towers[f] || !active[f] || !radius[f]) {
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "gpu: out of host memory for %zu x %d towers", nx, (int)rule->n_nodes);
       break;
     }
-    rc = stage_family(job, rule, fp, n_threads, towers[f], active[f]);
+    rc = stage_family(job, rule, fp, n_threads, towers[f], active[f], radius[f]);
     cf->tower = towers[f];
     cf->row_active = active[f];
+    cf->radius = radius[f];
   }
   ekoc_profile_store(s->profile, "gpu towers (host, ekore)", t0, ekoc_profile_now_ns(s->profile));
   if (rc == EKOC_OK) {
@@ -253,6 +262,7 @@ int ekoc_quad_run_gpu(const ekoc_quad_job *job, const ekoc_quad_settings *s, siz
   for (f = 0; f < 2; ++f) {
     free(towers[f]);
     free(active[f]);
+    free(radius[f]);
   }
   ekoc_batch_rule_free(rule);
   free(table);

@@ -23,6 +23,7 @@
 #include "quad/driver.h"
 #include "quad/interp.h"
 #include "quad/job.h"
+#include "quad/path_radius.h"
 #include "quad/workspace.h"
 #include "status.h"
 
@@ -61,6 +62,12 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   /* family outermost: all basis functions and elements of one family share
    * the inversion nodes, so the workspace cache serves them */
   for (f = 0; f < job->n_families; ++f) {
+    /* the row's path off the poles of the kernel (quad/path_radius.h); the
+     * batch engine computes the row on the same path */
+    double radius;
+    ekoc_path_status path;
+    int rc_path = ekoc_path_radius(&job->family[f], logx, &radius, &path);
+    if (rc_path != EKOC_OK) return rc_path;
     for (j = 0; j < nx; ++j) {
       const double *areas = in->area + in->area_offset[j] * EKOC_AREA_STRIDE(in->degree);
       size_t n_areas = in->area_offset[j + 1] - in->area_offset[j];
@@ -87,12 +94,14 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
         args.interp = in;
         args.basis_index = (int32_t)j;
         args.workspace = ws;
+        args.path_radius = path == EKOC_PATH_MOVED ? radius : 0.0;
         rc = ekoc_quad_integrate(&args, s->cut, s->epsabs, s->epsrel, s->limit, &v, &err);
         if (rc == EKOC_OK) { /* QAGS accepted it: check its estimate (see the top of this file) */
           double gap = adaptive_bisection_gap(&args, ws, v);
           if (args.status != EKOC_OK) return args.status; /* the kernel's message is in place */
           if (gap > err) err = gap;
           if (!(err <= ekoc_quad_tolerance(s->epsabs, s->epsrel, v))) rc = EKOC_ERR_INTEGRATION;
+          if (path == EKOC_PATH_UNRESOLVED) rc = EKOC_ERR_INTEGRATION; /* a pole next to the path */
         }
         el->value[k * nx + j] = v + (j == k ? el->subtract : 0.0);
         el->error[k * nx + j] = err;

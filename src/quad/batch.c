@@ -38,6 +38,7 @@
 #include "quad/interp.h"
 #include "quad/job.h"
 #include "quad/nspace_cache.h"
+#include "quad/path_radius.h"
 #include "status.h"
 
 /* A family's rows in the N-space cache (quad/nspace_cache.h), or NULLs. */
@@ -61,7 +62,11 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   ekoc_batch_base base;
   int rc;
   if (!ekoc_batch_row_init(&row, in, table, fp, k)) return EKOC_OK; /* the row stays 0 */
-  row.panels = fc->panels;
+  rc = ekoc_batch_row_path(&row);
+  if (rc != EKOC_OK) return rc;
+  /* the N-space cache holds eko's path only (its towers are shared by
+   * methods whose paths differ where one is moved off a pole) */
+  row.panels = row.path_status == EKOC_PATH_TALBOT ? fc->panels : NULL;
   nodes.n = rule->n_nodes;
   nodes.theta = rule->theta;
   nodes.tc = rule->tc;
@@ -69,11 +74,11 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   nodes.w = rule->w;
   nodes.wg = rule->wg;
   memset(&cache, 0, sizeof cache);
-  if (fc->tower) {
+  if (fc->tower && row.path_status == EKOC_PATH_TALBOT) {
     cache.tower = fc->tower + k * (size_t)rule->n_nodes * (size_t)fp->len;
     cache.tower_ready = &fc->tower_ready[k];
   }
-  if (fc->basis) {
+  if (fc->basis && row.path_status == EKOC_PATH_TALBOT) {
     cache.basis = fc->basis + k * ((size_t)rule->n_nodes + EKOC_BATCH_PROBES(rule->n_nodes)) * nx;
     cache.basis_ready = &fc->basis_ready[k];
   }

@@ -16,6 +16,7 @@
 
 #include "quad/batch_math.h"
 #include "quad/interp.h"
+#include "quad/path_radius.h"
 #include "status.h"
 
 /* acc[e nx + j] += Im(P_j W_e) for j = j0..nx-1, e = 0..n_el-1: one node's
@@ -133,11 +134,20 @@ int ekoc_batch_row_init(ekoc_batch_row *row, const ekoc_interp *interp, const do
   row->k = k;
   row->panels = NULL;
   row->logx = interp->logx[k];
+  row->radius = ekoc_talbot_radius(row->logx);
+  row->path_status = EKOC_PATH_TALBOT;
   if (row->logx == 0.0) return 0;
   row->jmin = ekoc_batch_first_basis(interp->logx, interp->n, interp->degree, row->logx);
   if (row->jmin >= interp->n) return 0;
   row->shift = 0.25 * (interp->logx[k + 1] - row->logx); /* k + 1 exists: some area lies above x_k */
   return 1;
+}
+
+int ekoc_batch_row_path(ekoc_batch_row *row) {
+  ekoc_path_status st;
+  int rc = ekoc_path_radius(row->fp->cfg, row->logx, &row->radius, &st);
+  row->path_status = (int32_t)st;
+  return rc;
 }
 
 static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATCH_PROBE_STRIDE / 2; }
@@ -158,7 +168,7 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
   for (m = 0, count = 0; m < n; ++m) {
     ekoc_complex pt;
     if (probes_only && !is_probe(m)) continue;
-    ekoc_batch_path(nodes->theta[m], nodes->tc[m], nodes->dj[m], logx, fp->singlet_like, &pt, &sc->dn[count]);
+    ekoc_batch_path(nodes->theta[m], nodes->tc[m], nodes->dj[m], row->radius, fp->singlet_like, &pt, &sc->dn[count]);
     sc->n_re[count] = pt.re;
     sc->n_im[count] = pt.im;
     ++count;

@@ -25,11 +25,11 @@
 #include "quad/talbot.h"
 
 /* The Talbot point N(u) and dN/du of a tabulated node (theta, tc = theta cot
- * theta, dj = cot theta - theta/sin^2 theta, see quad/batch_rule.h) for the
- * inversion point logx; bitwise equal to ekoc_talbot_point(u, ...). */
-EKOC_HD void ekoc_batch_path(double theta, double tc, double dj, double logx, int singlet_like, ekoc_complex *n,
+ * theta, dj = cot theta - theta/sin^2 theta, see quad/batch_rule.h) on the
+ * path of radius r (the row's, quad/path_radius.h: ekoc_talbot_radius(ln x)
+ * unless moved off a pole); bitwise equal to ekoc_talbot_point_r(u, r, ...). */
+EKOC_HD void ekoc_batch_path(double theta, double tc, double dj, double r, int singlet_like, ekoc_complex *n,
                              ekoc_complex *dn) {
-  double r = ekoc_talbot_radius(logx);
   double o = singlet_like ? 1.0 : 0.0;
   n->re = o + r * tc;
   n->im = r * theta;

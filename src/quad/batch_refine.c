@@ -12,6 +12,7 @@
 #include "quad/driver.h"
 #include "quad/interp.h"
 #include "quad/nspace_cache.h"
+#include "quad/path_radius.h"
 #include "quad/talbot.h"
 #include "status.h"
 
@@ -309,7 +310,7 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
                           (int)el->element);
       el->value[k * nx + j] = v;
       el->error[k * nx + j] = err;
-      if (err > ekoc_quad_tolerance(eng->epsabs, eng->epsrel, rs->vt[i])) {
+      if (err > ekoc_quad_tolerance(eng->epsabs, eng->epsrel, rs->vt[i]) || row->path_status == EKOC_PATH_UNRESOLVED) {
         if (el->failed) el->failed[k * nx + j] = 1;
         ++*n_failed;
       }

@@ -44,14 +44,13 @@
 #define EKOC_BATCH_MAX_PANELS 64
 /* Splits in a row that do not lower the failing entries' error below 0.9 of
  * its best before the refinement of a row stops. Splitting a panel that hides
- * a feature first raises the estimate: on NNPDF's 196-point fit grid 12 would
- * let the small-x rows next to the diagonal converge (they stop at 4 and are
- * flagged, 1e3-1e9 over tolerance, though QAGS agrees with their values), but
- * then a row whose path crosses a pole of eko's truncated NNLO solution
- * (x = 7.04e-6 there: r_+ - r_- = 2 at N = 1 + r) converges to a finite value
- * with an estimate that misses the pole, silently; at 4 it stalls and is
- * flagged. Raise it only with a check for such poles (perf/STATS.md). */
-#define EKOC_BATCH_STALL_SPLITS 4
+ * a feature first raises the estimate: on NNPDF's 196-point fit grid the
+ * small-x rows next to the diagonal need 12 to converge (at 4 they stopped and
+ * were flagged, 1e3-1e9 over tolerance, though QAGS agrees with their values).
+ * A spike the rule cannot resolve no longer reaches it: paths that passed
+ * next to a pole of the truncated solutions (x = 7.04e-6 there: 1e-5 from
+ * |r_+ - r_-| = 2) are moved off it first (quad/path_radius.h). */
+#define EKOC_BATCH_STALL_SPLITS 16
 /* Fewest Gauss points of the refinement rule (its (2n+1)-point Kronrod
  * extension integrates each refined panel). */
 #define EKOC_BATCH_REFINE_MIN_POINTS 15

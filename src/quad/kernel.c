@@ -75,6 +75,11 @@ void ekoc_quad_workspace_stats(const ekoc_quad_workspace *ws, uint64_t *hits, ui
   if (misses) *misses = ws ? ws->misses : 0;
 }
 
+/* The radius of the args' path: path_radius, or eko's Talbot radius of ln x when 0. */
+static double path_radius(const ekoc_kernel_args *args) {
+  return args->path_radius > 0.0 ? args->path_radius : ekoc_talbot_radius(args->logx);
+}
+
 /* Slot of the direct-mapped cache for (u, logx): a mix of the bit patterns. */
 static size_t cache_slot(double u, double logx) {
   uint64_t a, b;
@@ -91,8 +96,10 @@ static size_t cache_slot(double u, double logx) {
  * miss). NULL on failure with args->status set. */
 static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_workspace *ws, double u) {
   ekoc_nspace_cache_entry *e = &ws->cache[cache_slot(u, args->logx)];
+  double r = path_radius(args);
   int rc;
-  if (e->valid && e->u == u && e->logx == args->logx && memcmp(&e->cfg, &args->nspace, sizeof e->cfg) == 0) {
+  if (e->valid && e->u == u && e->logx == args->logx && e->radius == r &&
+      memcmp(&e->cfg, &args->nspace, sizeof e->cfg) == 0) {
     ws->hits++;
     return e;
   }
@@ -101,7 +108,7 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
                                              KNOWN_BYTES(ws->basis_nx));
   e->has_basis = 0;
   e->n_single = 0;
-  ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
+  ekoc_talbot_point_r(u, r, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
   rc = ekoc_nspace_eval(&args->nspace, e->n, e->values);
   if (rc != EKOC_OK) {
     e->valid = 0;
@@ -111,6 +118,7 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
   e->valid = 1;
   e->u = u;
   e->logx = args->logx;
+  e->radius = r;
   e->cfg = args->nspace;
   return e;
 }
@@ -197,7 +205,7 @@ double ekoc_quad_kernel(double u, void *vargs) {
     /* without a reserved cache, one basis function: basis_index of interp
      * (which takes precedence) in the stable local form, or the records
      * given, in their monomial form (docs/physics.md §4.3) */
-    ekoc_talbot_point(u, args->logx, ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
+    ekoc_talbot_point_r(u, path_radius(args), ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
     if (in)
       pj = ekoc_interp_basis_mellin(in, (size_t)args->basis_index, n, args->logx);
     else
@@ -240,6 +248,9 @@ int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, doubl
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: logx=%g must be finite and <= 0", args->logx);
   if (!isfinite(args->subtract))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: subtract=%g is not finite", args->subtract);
+  if (!(args->path_radius >= 0.0) || !isfinite(args->path_radius))
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: path_radius=%g must be finite and >= 0 (0: eko's)",
+                      args->path_radius);
   if (!(cut >= 0.0 && cut < 0.5))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_integrate: cut=%g outside [0, 0.5)", cut);
   if (!(epsabs >= 0.0) || !(epsrel >= 0.0) || !isfinite(epsabs) || !isfinite(epsrel) ||

@@ -61,19 +61,22 @@ EKOC_HD double ekoc_talbot_djac_re_(double theta) {
   }
 }
 
-/* The path point N(t) and its derivative dN/dt for the inversion point
- * ln x = logx; singlet_like != 0 selects the offset o = 1, else o = 0.
- * t = 1/2 gives exactly N = o + r, dN/dt = 2 pi r i. Valid for t in (0, 1)
- * (the end points are the path's asymptotes); no checks, never fails. */
-EKOC_HD void ekoc_talbot_point(double t, double logx, int singlet_like, ekoc_complex *n,
-                               ekoc_complex *dn_dt) {
-  double r = ekoc_talbot_radius(logx);
+/* The path point N(t) and its derivative dN/dt on the path of radius r;
+ * singlet_like != 0 selects the offset o = 1, else o = 0. t = 1/2 gives
+ * exactly N = o + r, dN/dt = 2 pi r i. Valid for t in (0, 1) (the end points
+ * are the path's asymptotes); no checks, never fails. */
+EKOC_HD void ekoc_talbot_point_r(double t, double r, int singlet_like, ekoc_complex *n, ekoc_complex *dn_dt) {
   double o = singlet_like ? 1.0 : 0.0;
   double theta = EKOC_PI * (2.0 * t - 1.0);
   n->re = o + r * ekoc_talbot_theta_cot_(theta);
   n->im = r * theta;
   dn_dt->re = 2.0 * EKOC_PI * r * ekoc_talbot_djac_re_(theta);
   dn_dt->im = 2.0 * EKOC_PI * r;
+}
+
+/* The same on eko's path of the inversion point ln x = logx (r = ekoc_talbot_radius(logx)). */
+EKOC_HD void ekoc_talbot_point(double t, double logx, int singlet_like, ekoc_complex *n, ekoc_complex *dn_dt) {
+  ekoc_talbot_point_r(t, ekoc_talbot_radius(logx), singlet_like, n, dn_dt);
 }
 
 /* The real integrand from z = x^{-N} g~(N) dN/dt: Re(-i z)/pi = Im(z)/pi,

@@ -14,7 +14,7 @@ typedef struct ekoc_nspace_cache_entry {
   int32_t valid;
   int32_t has_basis;       /* basis[] of this slot holds P_j(N; logx) for all j */
   int32_t n_single;        /* P_j computed one by one so far (their bits in `known`) */
-  double u, logx;          /* node and inversion point */
+  double u, logx, radius;  /* node, inversion point and path radius */
   ekoc_nspace_config cfg;  /* the family (compared bytewise) */
   ekoc_complex n, dn;      /* the path point N(u) and dN/du */
   ekoc_complex values[EKOC_NSPACE_MAX_ELEMENTS];

@@ -41,6 +41,7 @@
 #include "quad/batch_rule.h"
 #include "quad/interp.h"
 #include "quad/job.h"
+#include "quad/path_radius.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 static double urand(void) { /* xorshift64* */
@@ -173,7 +174,7 @@ static double *rounding_scale(const job_data *d) {
         size_t a;
         int have_lo = 0, i;
         double wabs;
-        ekoc_batch_path(d->rule->theta[m], d->rule->tc[m], d->rule->dj[m], logx, singlet, &n, &dn);
+        ekoc_batch_path(d->rule->theta[m], d->rule->tc[m], d->rule->dj[m], ekoc_talbot_radius(logx), singlet, &n, &dn);
         nre[0] = n.re;
         nre[1] = n.im;
         if (ekoc_nspace_towers(cfg, 1, &nre[0], &nre[1], scratch, tower) != EKOC_OK ||
@@ -235,7 +236,8 @@ static int emulate_run(job_data *d) {
            *scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(nodes) * sizeof(double));
     uint8_t *active = malloc(nx);
     int *status = malloc(nx * nodes * sizeof(int));
-    if (fp->n_el == 0 || !tower || !wbuf || !p || !out || !nre || !scratch || !active || !status) goto next;
+    double *radius = malloc(nx * sizeof(double));
+    if (fp->n_el == 0 || !tower || !wbuf || !p || !out || !nre || !scratch || !active || !status || !radius) goto next;
     memset(&fa, 0, sizeof fa);
     fa.cfg = *fp->cfg;
     fa.singlet_like = fp->singlet_like;
@@ -249,10 +251,16 @@ static int emulate_run(job_data *d) {
     for (k = 0; k < nx && rc == EKOC_OK; ++k) {
       size_t m;
       active[k] = in->logx[k] != 0.0 && ekoc_batch_first_basis(in->logx, nx, in->degree, in->logx[k]) < nx;
+      radius[k] = ekoc_talbot_radius(in->logx[k]);
       if (!active[k]) continue;
+      {
+        ekoc_path_status path;
+        rc = ekoc_path_radius(fp->cfg, in->logx[k], &radius[k], &path);
+        if (rc != EKOC_OK) break;
+      }
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn;
-        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], in->logx[k], fp->singlet_like, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], radius[k], fp->singlet_like, &n, &dn);
         nre[m] = n.re;
         nre[nodes + m] = n.im;
       }
@@ -260,12 +268,12 @@ static int emulate_run(job_data *d) {
     }
     if (rc != EKOC_OK) goto next;
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, in->logx, rulebuf, tower, active, wbuf, status);
+      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, radius, rulebuf, tower, active, wbuf, status);
     for (idx = 0; idx < nx * nodes; ++idx)
       if (status[idx]) rc = EKOC_ERR_NUMERICAL;
     if (rc != EKOC_OK) goto next;
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_batch_thread_basis(idx, 0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, table, rulebuf, active,
+      ekoc_batch_thread_basis(idx, 0, nx, in->degree, (int32_t)nodes, fa.singlet_like, in->logx, radius, table, rulebuf, active,
                               p);
     for (idx = 0; idx < nx * nx; ++idx)
       ekoc_batch_thread_reduce(&fa, idx, 0, nx, in->degree, (int32_t)nodes, in->logx, rulebuf, active, wbuf, p, out);
@@ -282,6 +290,7 @@ static int emulate_run(job_data *d) {
     free(scratch);
     free(active);
     free(status);
+    free(radius);
   }
   free(rulebuf);
   free(table);

@@ -1,0 +1,49 @@
+/* path_radius.h (private, host only): the Talbot radius of one row's
+ * inversion path, moved off the poles of the truncated singlet solutions.
+ *
+ * The singlet kernels built from the U_k matrices (truncated, ordered-
+ * truncated, perturbative-exact and -expanded; ad/kernel_singlet.h) divide by
+ * k + r_- - r_+ and k + r_+ - r_- (k = 1..K-1; K = the QCD order for the
+ * truncated kernels, ev_op_max_order for the perturbative ones), r_+- the
+ * eigenvalues of gamma^(0)/beta_0. Where |r_+ - r_-| = k the kernel has a
+ * pole of small residue (the pole of U_k almost cancels against E_0; NNLO,
+ * nf = 5, k = 2: N = 1.5349, residue 2.8e-4 on |E| ~ 2). These poles lie on
+ * the real axis (docs/physics.md §3.1), so eko's Talbot path, which meets the
+ * real axis only at N = 1 + r(x), passes close to one only when that
+ * crossing does: on NNPDF's fit grid the row at x = 7.04e-6 crosses 1e-5
+ * from the pole above, and no quadrature rule resolves the spike that leaves.
+ *
+ * The integral does not change when the path moves without sweeping over a
+ * singularity (and the part beyond the Mellin cut stays negligible): so where
+ * the crossing lies within EKOC_PATH_POLE_GUARD r of a pole, the radius is
+ * moved until it lies that far from it, on the same side, and kept only when
+ * no |r_+ - r_-| = k was crossed on the way. The entries are then eko's
+ * integral on eko's path, computed where the integrand is smooth. When no
+ * such radius exists (poles closer than twice the guard), the row keeps
+ * eko's radius and the drivers flag its entries.
+ */
+#ifndef EKOC_QUAD_PATH_RADIUS_H
+#define EKOC_QUAD_PATH_RADIUS_H
+
+#include "ad/nspace.h"
+
+/* Distance, in units of r, that a path crossing keeps from a pole. */
+#define EKOC_PATH_POLE_GUARD 0.05
+
+typedef enum ekoc_path_status {
+  EKOC_PATH_TALBOT = 0,    /* eko's radius: no pole near the crossing (or none in this kernel) */
+  EKOC_PATH_MOVED = 1,     /* radius moved off a pole */
+  EKOC_PATH_UNRESOLVED = 2 /* a pole within the guard and no room to move: flag the row */
+} ekoc_path_status;
+
+/* Whether family cfg's kernel has the U_k poles (evolution singlet, order >= 2,
+ * a U-based method): the largest k + 1 (K), or 0 when it has none. */
+int ekoc_path_pole_orders(const ekoc_nspace_cfg *cfg);
+
+/* The radius of row ln x = logx for family cfg into *radius and what was done
+ * into *status. Families without the poles get ekoc_talbot_radius(logx) at no
+ * cost. Evaluates gamma^(0) at a few real N through the ekore crate (no
+ * allocation). Returns EKOC_OK or the crate's error. */
+int ekoc_path_radius(const ekoc_nspace_cfg *cfg, double logx, double *radius, ekoc_path_status *status);
+
+#endif

@@ -1,0 +1,206 @@
+/* test_path_radius.c: the row's Talbot radius off the poles of the U_k
+ * singlet kernels (src/quad/path_radius.h, docs/physics.md §3.1). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ad/nspace.h"
+#include "ekoc.h"
+#include "quad/path_radius.h"
+#include "quad/talbot.h"
+#include "test_util.h"
+
+static int verbose(void) { return getenv("EKOC_TEST_VERBOSE") != NULL; }
+
+/* NNLO evolution singlet, nf flavours, with method `method` (NNPDF 40000000's
+ * b-quark segment when nf = 5: a_s 0.0172 -> 0.0093). */
+static ekoc_nspace_config singlet_cfg(int nf, int method) {
+  ekoc_nspace_config c;
+  memset(&c, 0, sizeof c);
+  c.kind = EKOC_KIND_EVOLUTION;
+  c.family = EKOC_FAMILY_SINGLET;
+  c.order = 3;
+  c.nf = nf;
+  c.method = method;
+  c.ev_op_iterations = 1;
+  c.ev_op_max_order = 10;
+  c.a0 = 0.0172;
+  c.a1 = 0.0093;
+  c.use_fhmruvv = 1;
+  assert_int_equal(ekoc_beta(nf, c.beta), EKOC_OK);
+  return c;
+}
+
+/* |r_+ - r_-| at real N from the crate's gamma^(0), independently of the module. */
+static double eigen_gap(const ekoc_nspace_config *cfg, double n) {
+  double scratch[EKOC_NSPACE_TOWER_SCRATCH(1)], nim = 0.0, d;
+  ekoc_nspace_config lo = *cfg;
+  ekoc_complex t[4]; /* gamma^(0): qq, qg, gq, gg */
+  lo.order = 1;
+  assert_int_equal(ekoc_nspace_towers(&lo, 1, &n, &nim, scratch, t), EKOC_OK);
+  d = t[0].re - t[3].re;
+  return sqrt(d * d + 4.0 * t[1].re * t[2].re) / cfg->beta[0];
+}
+
+/* ln x whose Talbot crossing 1 + r(x) is n. */
+static double logx_crossing(double n) { return 0.1 - 6.4 / (n - 1.0); }
+
+/* Families without U_k poles keep eko's radius, whatever the crossing. */
+static void test_no_poles_keep_talbot(void **state) {
+  static const int methods[] = {EKOC_METHOD_ITERATE_EXACT, EKOC_METHOD_ORDERED_EXACT, EKOC_METHOD_DECOMPOSE_EXACT};
+  double logx = logx_crossing(1.534931);
+  size_t i;
+  (void)state;
+  for (i = 0; i < sizeof methods / sizeof methods[0]; ++i) {
+    ekoc_nspace_config c = singlet_cfg(5, methods[i]);
+    double r = -1.0;
+    ekoc_path_status st = EKOC_PATH_MOVED;
+    assert_int_equal(ekoc_path_pole_orders(&c), 0);
+    assert_int_equal(ekoc_path_radius(&c, logx, &r, &st), EKOC_OK);
+    assert_int_equal(st, EKOC_PATH_TALBOT);
+    assert_true(r == ekoc_talbot_radius(logx));
+  }
+  {
+    ekoc_nspace_config c = singlet_cfg(5, EKOC_METHOD_TRUNCATED);
+    c.family = EKOC_FAMILY_NS; /* scalar kernels: no eigenvalue gap */
+    assert_int_equal(ekoc_path_pole_orders(&c), 0);
+    c = singlet_cfg(5, EKOC_METHOD_TRUNCATED);
+    c.order = 1;
+    assert_int_equal(ekoc_path_pole_orders(&c), 0);
+    c.order = 3;
+    assert_int_equal(ekoc_path_pole_orders(&c), 3);
+    c.method = EKOC_METHOD_PERTURBATIVE_EXACT;
+    assert_int_equal(ekoc_path_pole_orders(&c), 10);
+  }
+}
+
+/* NNPDF's fit-grid row x = 7.04e-6 in the nf = 5 segment: eko's crossing
+ * lies 1e-5 above the pole |r_+ - r_-| = 2 (N = 1.534931, found independently
+ * with ekore in Python); the radius moves up to the guard distance, on the
+ * same side, and the new crossing is no nearer to any other pole. */
+static void test_fit_grid_row_moves_off_the_pole(void **state) {
+  ekoc_nspace_config c = singlet_cfg(5, EKOC_METHOD_TRUNCATED);
+  double logx = log(7.04e-6), r0 = ekoc_talbot_radius(logx), r = 0.0, c0 = 1.0 + r0, c1, g;
+  ekoc_path_status st = EKOC_PATH_TALBOT;
+  (void)state;
+  assert_true(fabs(c0 - 1.534931) < 1e-4);
+  assert_int_equal(ekoc_path_radius(&c, logx, &r, &st), EKOC_OK);
+  assert_int_equal(st, EKOC_PATH_MOVED);
+  c1 = 1.0 + r;
+  /* the pole sits a guard below the new crossing: |r_+ - r_-| = 2 there */
+  g = eigen_gap(&c, c1 - EKOC_PATH_POLE_GUARD * r0);
+  assert_close(g, 2.0, 1e-9, 0.0);
+  assert_close(c1 - EKOC_PATH_POLE_GUARD * r0, 1.534931, 0.0, 2e-6);
+  assert_true(c1 > c0); /* the side of eko's crossing */
+  /* between the crossings the gap stays on one side of 2 (no pole swept) */
+  assert_true((eigen_gap(&c, c0) - 2.0) * (eigen_gap(&c, c1) - 2.0) > 0.0);
+  /* the same pole approached from below moves the crossing down */
+  logx = logx_crossing(1.534931 - 0.2 * EKOC_PATH_POLE_GUARD * 0.5349);
+  assert_int_equal(ekoc_path_radius(&c, logx, &r, &st), EKOC_OK);
+  assert_int_equal(st, EKOC_PATH_MOVED);
+  assert_true(1.0 + r < 1.534931 && 1.0 + r < 1.0 + ekoc_talbot_radius(logx));
+}
+
+/* Every row of a fine log grid: a moved crossing is at least (nearly) the
+ * guard away from every pole |r_+ - r_-| = k, k < K, and between eko's
+ * crossing and the moved one no pole lies; rows far from poles keep eko's
+ * radius. Both pole families (truncated K = 3, perturbative K = 10), nf 3..6. */
+static void test_moved_crossings_clear_every_pole(void **state) {
+  static const int methods[] = {EKOC_METHOD_TRUNCATED, EKOC_METHOD_PERTURBATIVE_EXACT};
+  size_t moved = 0, kept = 0, unresolved = 0;
+  int nf, mi, i;
+  (void)state;
+  for (nf = 3; nf <= 6; ++nf)
+    for (mi = 0; mi < 2; ++mi) {
+      ekoc_nspace_config c = singlet_cfg(nf, methods[mi]);
+      int kmax = ekoc_path_pole_orders(&c);
+      for (i = 0; i < 400; ++i) {
+        double logx = log(1e-9) * (1.0 - i / 400.0), r0 = ekoc_talbot_radius(logx), r, c0 = 1.0 + r0, c1, g0, g1;
+        ekoc_path_status st;
+        int k;
+        assert_int_equal(ekoc_path_radius(&c, logx, &r, &st), EKOC_OK);
+        c1 = 1.0 + r;
+        if (st == EKOC_PATH_UNRESOLVED) {
+          ++unresolved;
+          continue;
+        }
+        g0 = eigen_gap(&c, c0);
+        g1 = eigen_gap(&c, c1);
+        for (k = 1; k < kmax; ++k) assert_true((g0 - k) * (g1 - k) > 0.0); /* no pole swept */
+        if (st == EKOC_PATH_TALBOT) {
+          assert_true(r == r0);
+          ++kept;
+        } else {
+          ++moved;
+        }
+        /* no pole within 0.9 guards of the crossing used (sampled in steps of 0.1) */
+        {
+          int q;
+          double gq = eigen_gap(&c, c1 - 0.9 * EKOC_PATH_POLE_GUARD * r0);
+          for (q = -8; q <= 9; ++q) {
+            double gnext = eigen_gap(&c, c1 + 0.1 * q * EKOC_PATH_POLE_GUARD * r0);
+            for (k = 1; k < kmax; ++k) assert_true((gq - k) * (gnext - k) > 0.0);
+            gq = gnext;
+          }
+        }
+      }
+    }
+  assert_true(moved > 0 && kept > moved);
+  if (verbose()) printf("crossings: %zu kept, %zu moved, %zu unresolved\n", kept, moved, unresolved);
+}
+
+/* The integral does not depend on the radius while no pole is swept: an
+ * entry of a smooth row on eko's path and on one 10% wider agree to 1e-9
+ * (QAGS at 1e-11 through the public integrand's path_radius). */
+static void test_integral_independent_of_radius(void **state) {
+  ekoc_nspace_config c = singlet_cfg(5, EKOC_METHOD_TRUNCATED);
+  static const double xs[] = {1e-6, 1e-4, 1e-2, 0.1, 0.5, 1.0};
+  ekoc_interp *in = NULL;
+  ekoc_quad_workspace *ws = NULL;
+  ekoc_kernel_args args;
+  double v[2], e[2], logx;
+  int pass, el;
+  (void)state;
+  assert_int_equal(ekoc_interp_alloc(xs, 6, 3, &in), EKOC_OK);
+  assert_int_equal(ekoc_quad_workspace_alloc(1000, &ws), EKOC_OK);
+  logx = log(1e-4);
+  for (el = 0; el < 4; ++el) {
+    for (pass = 0; pass < 2; ++pass) {
+      memset(&args, 0, sizeof args);
+      args.nspace = c;
+      args.element = el;
+      args.logx = logx;
+      args.interp = in;
+      args.basis_index = 2;
+      args.workspace = ws;
+      args.path_radius = pass ? 1.1 * ekoc_talbot_radius(logx) : 0.0;
+      assert_int_equal(ekoc_quad_integrate(&args, 0.05, 1e-15, 1e-11, 1000, &v[pass], &e[pass]), EKOC_OK);
+    }
+    assert_close(v[1], v[0], 1e-9, 1e-13);
+    assert_true(v[0] != v[1]); /* a different path was integrated: different rounding */
+  }
+  /* a bad radius is refused, naming the field */
+  args.path_radius = -1.0;
+  assert_int_equal(ekoc_quad_integrate(&args, 0.05, 1e-12, 1e-5, 100, &v[0], &e[0]), EKOC_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(ekoc_last_error(), "path_radius"));
+  ekoc_quad_workspace_free(ws);
+  ekoc_interp_free(in);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_no_poles_keep_talbot),
+      cmocka_unit_test(test_fit_grid_row_moves_off_the_pole),
+      cmocka_unit_test(test_moved_crossings_clear_every_pole),
+      cmocka_unit_test(test_integral_independent_of_radius),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
