@@ -109,6 +109,32 @@ static void test_series_of_theories(void **state) {
   ekoc_nspace_cache_free(cache);
 }
 
+/* Rows whose path is moved off a pole of the truncated solutions
+ * (quad/path_radius.h; at nf = 4 the crossings of x = 2.67e-6, 3.69e-4,
+ * 0.1167 and 0.643 lie next to one) are cached on their
+ * own radius: methods that move them differently, or not at all, take turns
+ * on one cache and each gets the bits of a run without any (one FFNS
+ * segment: no cache of its own either). */
+static void test_moved_rows(void **state) {
+  static const double grid[NX] = {2.67e-6, 1e-4, 3.69e-4, 0.01, 0.1167, 0.2, 0.5, 0.643, 0.8, 1.0};
+  static const int methods[] = {EKOC_METHOD_TRUNCATED, EKOC_METHOD_ITERATE_EXACT, EKOC_METHOD_PERTURBATIVE_EXACT,
+                                EKOC_METHOD_TRUNCATED};
+  ekoc_nspace_cache *cache = NULL;
+  setup s;
+  size_t i;
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
+  for (i = 0; i < sizeof methods / sizeof methods[0]; ++i) {
+    make_setup(&s, 3, 1, 1.0);
+    memcpy(s.grid, grid, sizeof grid);
+    s.rq.n_targets = 1;
+    s.rq.method = methods[i];
+    check_same_with_cache(&s, cache);
+    check_same_with_cache(&s, cache); /* from the cache now */
+  }
+  ekoc_nspace_cache_free(cache);
+}
+
 /* After a computation with another key, cache holds what a fresh cache
  * would (it was emptied first; the refined panels it keeps depend on the
  * grid and the rule). */
@@ -233,7 +259,8 @@ static void test_bad_arguments(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_series_of_theories), cmocka_unit_test(test_other_grid_or_rule_empties),
+      cmocka_unit_test(test_series_of_theories),
+      cmocka_unit_test(test_moved_rows), cmocka_unit_test(test_other_grid_or_rule_empties),
       cmocka_unit_test(test_budget),             cmocka_unit_test(test_adaptive_ignores),
       cmocka_unit_test(test_concurrent),         cmocka_unit_test(test_bad_arguments),
   };

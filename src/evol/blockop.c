@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,16 +95,23 @@ int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
 }
 
 /* c += op(a) * op(b) (n x n row-major); kind 0: a b, 1: |a| b, 2: a |b| (the
- * value and the two error terms of a product). k outermost, so that each row
- * of b is scanned once for its non-zero span [j0, j1): x-space operators are
- * nearly triangular (no basis function below x_k reaches x_k), and the
- * skipped terms are exact zeros. Every c_ij still receives its terms in
- * increasing k, as in the plain i-k-j product, and c starts at +0 and never
- * holds -0, so adding a zero term changes no bit: skipping it is exact.
- * Inlined into a baseline and an AVX2 copy below. */
+ * value and the two error terms of a product). Each row of b is used only on
+ * its non-zero span [j0, j1) (x-space operators are nearly triangular: no
+ * basis function below x_k reaches x_k), found once per product. Rows of c
+ * are updated PRODUCT_ROWS at a time, so they stay in L1 while a row of b
+ * streams past them (the traffic of the one-row loop over c was the cost of
+ * the composition on fit-size grids). Every c_ij still receives its terms in
+ * increasing k, as in the plain i-k-j product, and terms with a_ik = 0 are
+ * skipped, as there; c starts at +0 and never holds -0, so the result has
+ * the bits of the plain product. Inlined into a baseline and an AVX2 copy
+ * below. */
 enum { PRODUCT_PLAIN = 0, PRODUCT_ABS_LEFT = 1, PRODUCT_ABS_RIGHT = 2 };
-static inline __attribute__((always_inline)) void product_acc(int kind, size_t n, const double *restrict a,
-                                                              const double *restrict b, double *restrict c) {
+#define PRODUCT_ROWS 4
+#define PRODUCT_SPAN_MAX 2048 /* n up to which the spans live on the stack (16 KiB) */
+
+/* The row-by-row form: n above PRODUCT_SPAN_MAX. */
+static inline __attribute__((always_inline)) void product_acc_rows(int kind, size_t n, const double *restrict a,
+                                                                   const double *restrict b, double *restrict c) {
   size_t i, k, j;
   for (k = 0; k < n; ++k) {
     const double *restrict bk = b + k * n;
@@ -119,6 +127,60 @@ static inline __attribute__((always_inline)) void product_acc(int kind, size_t n
         for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
       else
         for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
+    }
+  }
+}
+
+static inline __attribute__((always_inline)) void product_acc(int kind, size_t n, const double *restrict a,
+                                                              const double *restrict b, double *restrict c) {
+  uint32_t span0[PRODUCT_SPAN_MAX], span1[PRODUCT_SPAN_MAX];
+  size_t i0, k, j, r;
+  if (n > PRODUCT_SPAN_MAX) {
+    product_acc_rows(kind, n, a, b, c);
+    return;
+  }
+  for (k = 0; k < n; ++k) {
+    const double *bk = b + k * n;
+    size_t j0 = 0, j1 = n;
+    while (j0 < j1 && bk[j0] == 0.0) ++j0;
+    while (j1 > j0 && bk[j1 - 1] == 0.0) --j1;
+    span0[k] = (uint32_t)j0;
+    span1[k] = (uint32_t)j1;
+  }
+  for (i0 = 0; i0 < n; i0 += PRODUCT_ROWS) {
+    size_t rows = n - i0 < PRODUCT_ROWS ? n - i0 : PRODUCT_ROWS;
+    double *restrict c0 = c + i0 * n;
+    for (k = 0; k < n; ++k) {
+      const double *restrict bk = b + k * n;
+      size_t j0 = span0[k], j1 = span1[k];
+      double av[PRODUCT_ROWS];
+      int all = rows == PRODUCT_ROWS;
+      if (j0 == j1) continue;
+      for (r = 0; r < rows; ++r) {
+        av[r] = kind == PRODUCT_ABS_LEFT ? fabs(a[(i0 + r) * n + k]) : a[(i0 + r) * n + k];
+        all &= av[r] != 0.0;
+      }
+      if (all) { /* four rows against one pass over b_k */
+        double a0 = av[0], a1 = av[1], a2 = av[2], a3 = av[3];
+        double *restrict c1 = c0 + n, *restrict c2 = c0 + 2 * n, *restrict c3 = c0 + 3 * n;
+        for (j = j0; j < j1; ++j) {
+          double bj = kind == PRODUCT_ABS_RIGHT ? fabs(bk[j]) : bk[j];
+          c0[j] += a0 * bj;
+          c1[j] += a1 * bj;
+          c2[j] += a2 * bj;
+          c3[j] += a3 * bj;
+        }
+        continue;
+      }
+      for (r = 0; r < rows; ++r) {
+        double aik = av[r];
+        double *restrict ci = c0 + r * n;
+        if (aik == 0.0) continue;
+        if (kind == PRODUCT_ABS_RIGHT)
+          for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
+        else
+          for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
+      }
     }
   }
 }

@@ -121,8 +121,19 @@ static int compose_target(const ekoc_plan *p, size_t t, size_t index, size_t nx,
   ekoc_blockop_init(&cur, nx);
   ekoc_blockop_init(&tmp, nx);
   ekoc_blockop_init(&tmp2, nx);
-  if (s0 > 0) ok &= ekoc_blockop_copy(&cur, &memo->state[s0 - 1]);
-  if (memo) memo->n = s0; /* states beyond the shared steps are replaced by this target's */
+  if (s0 > 0 && s0 == p->n_steps[t] - 1 && p->steps[t][s0].kind == EKOC_STEP_SEGMENT) {
+    /* only the last segment is new (a scan of scales above the thresholds):
+     * its product straight from the stored state, without copying it first
+     * (the same product: the same bits) */
+    const ekoc_plan_step *st = &p->steps[t][s0];
+    ok &= ekoc_blockop_mul(taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op, &memo->state[s0 - 1], &cur,
+                           n_threads);
+    memo->n = s0;
+    s0 = p->n_steps[t];
+  } else if (s0 > 0) {
+    ok &= ekoc_blockop_copy(&cur, &memo->state[s0 - 1]);
+  }
+  if (memo && s0 < p->n_steps[t]) memo->n = s0; /* states beyond the shared steps are replaced by this target's */
   for (s = s0; ok && s < p->n_steps[t]; ++s) {
     const ekoc_plan_step *st = &p->steps[t][s];
     const ekoc_blockop *part = taint ? &p->jobs[st->job].taint : &p->jobs[st->job].op;

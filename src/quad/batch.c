@@ -45,6 +45,7 @@
 typedef struct batch_family_cache {
   ekoc_complex *basis, *tower; /* [k][m][j] (m: nodes, then probes), [k][m][len] */
   unsigned char *basis_ready, *tower_ready; /* [k] */
+  double *basis_radius, *tower_radius;      /* [k]: the path each ready row is on */
   ekoc_nspace_panels *panels; /* the refined panels */
 } batch_family_cache;
 
@@ -64,9 +65,7 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   if (!ekoc_batch_row_init(&row, in, table, fp, k)) return EKOC_OK; /* the row stays 0 */
   rc = ekoc_batch_row_path(&row);
   if (rc != EKOC_OK) return rc;
-  /* the N-space cache holds eko's path only (its towers are shared by
-   * methods whose paths differ where one is moved off a pole) */
-  row.panels = row.path_status == EKOC_PATH_TALBOT ? fc->panels : NULL;
+  row.panels = fc->panels; /* keyed by the row's radius too */
   nodes.n = rule->n_nodes;
   nodes.theta = rule->theta;
   nodes.tc = rule->tc;
@@ -74,11 +73,20 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   nodes.w = rule->w;
   nodes.wg = rule->wg;
   memset(&cache, 0, sizeof cache);
-  if (fc->tower && row.path_status == EKOC_PATH_TALBOT) {
+  /* a cached row serves only the path it was computed on: a row moved off a
+   * pole (quad/path_radius.h) has its own radius, and families sharing the
+   * transforms (or methods sharing the towers) may move it differently; a
+   * row cached on another path is recomputed on this one and replaces it
+   * (the parts of a computation come in runs of one family and method) */
+  if (fc->tower) {
+    if (fc->tower_ready[k] && fc->tower_radius[k] != row.radius) fc->tower_ready[k] = 0;
+    fc->tower_radius[k] = row.radius;
     cache.tower = fc->tower + k * (size_t)rule->n_nodes * (size_t)fp->len;
     cache.tower_ready = &fc->tower_ready[k];
   }
-  if (fc->basis && row.path_status == EKOC_PATH_TALBOT) {
+  if (fc->basis) {
+    if (fc->basis_ready[k] && fc->basis_radius[k] != row.radius) fc->basis_ready[k] = 0;
+    fc->basis_radius[k] = row.radius;
     cache.basis = fc->basis + k * ((size_t)rule->n_nodes + EKOC_BATCH_PROBES(rule->n_nodes)) * nx;
     cache.basis_ready = &fc->basis_ready[k];
   }
@@ -144,8 +152,9 @@ int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
   memset(fc, 0, sizeof fc);
   if (s->nspace_cache) /* bound by the caller to this grid and rule */
     for (f = 0; f < job->n_families; ++f) {
-      fc[f].basis = ekoc_nspace_cache_basis(s->nspace_cache, plans[f].singlet_like, &fc[f].basis_ready);
-      fc[f].tower = ekoc_nspace_cache_towers(s->nspace_cache, plans[f].cfg, &fc[f].tower_ready);
+      fc[f].basis = ekoc_nspace_cache_basis(s->nspace_cache, plans[f].singlet_like, &fc[f].basis_ready,
+                                            &fc[f].basis_radius);
+      fc[f].tower = ekoc_nspace_cache_towers(s->nspace_cache, plans[f].cfg, &fc[f].tower_ready, &fc[f].tower_radius);
       fc[f].panels = ekoc_nspace_cache_panels(s->nspace_cache, plans[f].singlet_like, plans[f].cfg, eng.ref_nodes);
     }
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();

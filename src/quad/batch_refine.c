@@ -167,7 +167,7 @@ static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, e
   nodes.dj = dj;
   nodes.w = w;
   nodes.wg = wg;
-  ekoc_nspace_panel_get(row->panels, row->k, lo, hi, &cache); /* all NULL without a cache */
+  ekoc_nspace_panel_get(row->panels, row->k, lo, hi, row->radius, &cache); /* all NULL without a cache */
   rc = ekoc_batch_eval(row, &nodes, &cache, NULL, 0, es, &rs->half);
   if (rc != EKOC_OK) return rc;
   rs->lo[slot] = lo;

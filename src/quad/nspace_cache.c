@@ -18,7 +18,7 @@
 typedef struct panel_index {
   int32_t nodes;          /* per panel */
   int32_t *count;         /* [k]: slots in use */
-  double *lo, *hi;        /* [k][q] */
+  double *lo, *hi, *radius; /* [k][q]: the panel [lo, hi] on the path of this radius */
   ekoc_complex **basis;   /* [k][q]: [nodes + probes][nx], or NULL */
   unsigned char *ready;   /* [k][q] */
 } panel_index;
@@ -43,6 +43,7 @@ typedef struct tower_slot {
   double ome_log; /* matching only (0 for evolution) */
   ekoc_complex *v;
   unsigned char *ready;
+  double *radius; /* [k]: of the path the row's towers were computed on */
   ekoc_nspace_panels panels; /* its refined panels (panels.tower NULL until asked for) */
 } tower_slot;
 
@@ -58,6 +59,7 @@ struct ekoc_nspace_cache {
   ekoc_batch_rule *rule;        /* the key's quadrature rule */
   ekoc_complex *basis[2];       /* by offset: [k][m][j] */
   unsigned char *basis_ready[2]; /* [k] */
+  double *basis_radius[2];      /* [k]: of the path the row's transforms were computed on */
   int32_t basis_tried[2];       /* allocation attempted for this key */
   tower_slot slot[EKOC_NSPACE_CACHE_SLOTS];
   int32_t n_slots;
@@ -106,13 +108,16 @@ static void drop_all(ekoc_nspace_cache *c) {
   for (i = 0; i < 2; ++i) {
     free(c->basis[i]);
     free(c->basis_ready[i]);
+    free(c->basis_radius[i]);
     c->basis[i] = NULL;
     c->basis_ready[i] = NULL;
+    c->basis_radius[i] = NULL;
     c->basis_tried[i] = 0;
   }
   for (i = 0; i < c->n_slots; ++i) {
     free(c->slot[i].v);
     free(c->slot[i].ready);
+    free(c->slot[i].radius);
   }
   memset(c->slot, 0, sizeof c->slot);
   c->n_slots = 0;
@@ -171,20 +176,25 @@ static size_t room(ekoc_nspace_cache *c) {
   return held >= c->max_bytes ? 0 : c->max_bytes - held;
 }
 
-/* count complex numbers plus nx ready flags within the budget, or NULL. */
-static ekoc_complex *alloc_rows(ekoc_nspace_cache *c, size_t per_row, unsigned char **ready) {
+/* count complex numbers plus nx ready flags and path radii within the
+ * budget, or NULL. */
+static ekoc_complex *alloc_rows(ekoc_nspace_cache *c, size_t per_row, unsigned char **ready, double **radius) {
   size_t count = c->nx * per_row, bytes;
   ekoc_complex *v;
   *ready = NULL;
+  *radius = NULL;
   if (per_row == 0 || count / c->nx != per_row || count > (SIZE_MAX - c->nx) / sizeof(ekoc_complex)) return NULL;
-  bytes = count * sizeof(ekoc_complex) + c->nx;
+  bytes = count * sizeof(ekoc_complex) + c->nx * (1 + sizeof(double));
   if (bytes > room(c)) return NULL;
   v = malloc(count * sizeof(ekoc_complex));
   *ready = calloc(c->nx, 1);
-  if (!v || !*ready) {
+  *radius = calloc(c->nx, sizeof(double));
+  if (!v || !*ready || !*radius) {
     free(v);
     free(*ready);
+    free(*radius);
     *ready = NULL;
+    *radius = NULL;
     return NULL;
   }
   c->used_bytes += bytes;
@@ -197,15 +207,19 @@ const ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c) {
   return c->rule;
 }
 
-ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready) {
+ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready,
+                                      double **radius) {
   int o = singlet_like ? 1 : 0;
   *ready = NULL;
+  *radius = NULL;
   if (!c || !c->logx) return NULL;
   if (!c->basis_tried[o]) {
     c->basis_tried[o] = 1;
-    c->basis[o] = alloc_rows(c, ((size_t)c->n_nodes + EKOC_BATCH_PROBES(c->n_nodes)) * c->nx, &c->basis_ready[o]);
+    c->basis[o] = alloc_rows(c, ((size_t)c->n_nodes + EKOC_BATCH_PROBES(c->n_nodes)) * c->nx, &c->basis_ready[o],
+                             &c->basis_radius[o]);
   }
   *ready = c->basis_ready[o];
+  *radius = c->basis_radius[o];
   return c->basis[o];
 }
 
@@ -221,11 +235,13 @@ static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE
   if (ekoc_nspace_is_qed(cfg)) choice[10] = cfg->qed_order; /* the QED towers' pairs */
 }
 
-ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready) {
+ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready,
+                                       double **radius) {
   int32_t i, choice[TOWER_CHOICE_LEN];
   double ome_log;
   tower_slot *s;
   *ready = NULL;
+  *radius = NULL;
   if (!c || !c->logx || !cfg) return NULL;
   ome_log = cfg->kind == EKOC_KIND_MATCHING ? cfg->ome_log : 0.0;
   tower_choice(cfg, choice);
@@ -234,12 +250,13 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
     if (s->kind == cfg->kind && s->family == cfg->family && s->order == cfg->order && s->nf == cfg->nf &&
         s->ome_log == ome_log && memcmp(s->choice, choice, sizeof choice) == 0) {
       *ready = s->ready;
+      *radius = s->radius;
       return s->v;
     }
   }
   if (c->n_slots == EKOC_NSPACE_CACHE_SLOTS) return NULL;
   s = &c->slot[c->n_slots];
-  s->v = alloc_rows(c, (size_t)c->n_nodes * (size_t)ekoc_nspace_tower_len(cfg), &s->ready);
+  s->v = alloc_rows(c, (size_t)c->n_nodes * (size_t)ekoc_nspace_tower_len(cfg), &s->ready, &s->radius);
   if (!s->v) return NULL;
   s->kind = cfg->kind;
   s->family = cfg->family;
@@ -249,6 +266,7 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
   s->ome_log = ome_log;
   c->n_slots++;
   *ready = s->ready;
+  *radius = s->radius;
   return s->v;
 }
 
@@ -258,11 +276,11 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
 static int panel_index_make(ekoc_nspace_cache *c, int o, int32_t nodes) {
   panel_index *x = &c->pidx[o];
   size_t n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS,
-         bytes = c->nx * sizeof(int32_t) + n_keys * (2 * sizeof(double) + sizeof(void *) + 1);
+         bytes = c->nx * sizeof(int32_t) + n_keys * (3 * sizeof(double) + sizeof(void *) + 1);
   if (x->count) return x->nodes == nodes;
   if (bytes > room(c)) return 0;
   x->count = calloc(c->nx, sizeof(int32_t));
-  x->lo = malloc(2 * n_keys * sizeof(double));
+  x->lo = malloc(3 * n_keys * sizeof(double));
   x->basis = calloc(n_keys, sizeof(ekoc_complex *));
   x->ready = calloc(n_keys, 1);
   if (!x->count || !x->lo || !x->basis || !x->ready) {
@@ -274,6 +292,7 @@ static int panel_index_make(ekoc_nspace_cache *c, int o, int32_t nodes) {
     return 0;
   }
   x->hi = x->lo + n_keys;
+  x->radius = x->hi + n_keys;
   x->nodes = nodes;
   c->used_bytes += bytes;
   return 1;
@@ -282,7 +301,8 @@ static int panel_index_make(ekoc_nspace_cache *c, int o, int32_t nodes) {
 ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_like, const ekoc_nspace_cfg *cfg,
                                              int32_t nodes) {
   unsigned char *ready;
-  ekoc_complex *v = ekoc_nspace_cache_towers(c, cfg, &ready); /* finds (or makes) the family's slot */
+  double *radius;
+  ekoc_complex *v = ekoc_nspace_cache_towers(c, cfg, &ready, &radius); /* finds (or makes) the family's slot */
   size_t n_keys;
   tower_slot *s = NULL;
   int32_t i;
@@ -328,7 +348,8 @@ static ekoc_complex *loop_alloc(ekoc_nspace_cache *c, size_t count) {
   return v;
 }
 
-void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi, ekoc_batch_row_cache *out) {
+void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi, double radius,
+                           ekoc_batch_row_cache *out) {
   panel_index *x;
   size_t at;
   int32_t q, n;
@@ -338,11 +359,12 @@ void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi
   at = k * EKOC_NSPACE_CACHE_PANELS;
   n = x->count[k];
   for (q = 0; q < n; ++q)
-    if (x->lo[at + q] == lo && x->hi[at + q] == hi) break;
+    if (x->lo[at + q] == lo && x->hi[at + q] == hi && x->radius[at + q] == radius) break;
   if (q == n) {
     if (n == EKOC_NSPACE_CACHE_PANELS) return;
     x->lo[at + q] = lo;
     x->hi[at + q] = hi;
+    x->radius[at + q] = radius;
     x->count[k] = n + 1;
   }
   at += (size_t)q;

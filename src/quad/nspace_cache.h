@@ -47,16 +47,20 @@ const struct ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c);
 
 /* The basis transforms of the path with this offset, [row k][node m][basis j]
  * complex (m < n_nodes of the rule, then its EKOC_BATCH_PROBES(n_nodes) probe
- * noise samples, quad/batch_eval.h), and their ready flags [row k]; NULL
- * (and *ready NULL) when they do not fit the cache's byte budget. Allocates
- * on first use: call outside the parallel loop. */
-ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready);
+ * noise samples, quad/batch_eval.h), their ready flags [row k] and the radius
+ * of the path each ready row was computed on [row k] (a row moved off a pole,
+ * quad/path_radius.h, has another: the caller uses a ready row only on its
+ * radius); NULL (and *ready, *radius NULL) when they do not fit the cache's
+ * byte budget. Allocates on first use: call outside the parallel loop. */
+ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready,
+                                      double **radius);
 
 /* The towers of family cfg, [row k][node m][ekoc_nspace_tower_len(cfg)]
- * complex, and their ready flags [row k]; NULL (and *ready NULL) when the
- * budget or the slots are used up. Allocates on first use: call outside the parallel
- * loop. */
-ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready);
+ * complex, their ready flags [row k] and path radii [row k] (as for the
+ * basis); NULL (and *ready, *radius NULL) when the budget or the slots are
+ * used up. Allocates on first use: call outside the parallel loop. */
+ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready,
+                                       double **radius);
 
 /* The refined panels of the batch engine (quad/batch_refine.h) kept for one
  * family: the basis transforms (and probe noise samples) of its path offset
@@ -73,9 +77,11 @@ ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_l
                                              int32_t nodes);
 
 struct ekoc_batch_row_cache;
-/* The cached arrays of panel [lo, hi] of row k (quad/batch_eval.h), or all
- * NULL when the row has no slot left or the budget is spent. Only the thread
- * that owns row k may call it while the driver's loop runs. */
-void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi, struct ekoc_batch_row_cache *out);
+/* The cached arrays of panel [lo, hi] of row k on the path of this radius
+ * (quad/batch_eval.h), or all NULL when the row has no slot left or the
+ * budget is spent. Only the thread that owns row k may call it while the
+ * driver's loop runs. */
+void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi, double radius,
+                           struct ekoc_batch_row_cache *out);
 
 #endif
