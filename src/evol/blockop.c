@@ -109,10 +109,20 @@ enum { PRODUCT_PLAIN = 0, PRODUCT_ABS_LEFT = 1, PRODUCT_ABS_RIGHT = 2 };
 #define PRODUCT_ROWS 4
 #define PRODUCT_SPAN_MAX 2048 /* n up to which the spans live on the stack (16 KiB) */
 
+/* c_i[j0, j1) += a_ik op(b_k)[j0, j1). */
+static inline __attribute__((always_inline)) void row_axpy(int kind, double aik, const double *restrict bk,
+                                                           double *restrict ci, size_t j0, size_t j1) {
+  size_t j;
+  if (kind == PRODUCT_ABS_RIGHT)
+    for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
+  else
+    for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
+}
+
 /* The row-by-row form: n above PRODUCT_SPAN_MAX. */
 static inline __attribute__((always_inline)) void product_acc_rows(int kind, size_t n, const double *restrict a,
                                                                    const double *restrict b, double *restrict c) {
-  size_t i, k, j;
+  size_t i, k;
   for (k = 0; k < n; ++k) {
     const double *restrict bk = b + k * n;
     size_t j0 = 0, j1 = n;
@@ -121,12 +131,7 @@ static inline __attribute__((always_inline)) void product_acc_rows(int kind, siz
     if (j0 == j1) continue;
     for (i = 0; i < n; ++i) {
       double aik = kind == PRODUCT_ABS_LEFT ? fabs(a[i * n + k]) : a[i * n + k];
-      double *restrict ci = c + i * n;
-      if (aik == 0.0) continue;
-      if (kind == PRODUCT_ABS_RIGHT)
-        for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
-      else
-        for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
+      if (aik != 0.0) row_axpy(kind, aik, bk, c + i * n, j0, j1);
     }
   }
 }
@@ -172,15 +177,8 @@ static inline __attribute__((always_inline)) void product_acc(int kind, size_t n
         }
         continue;
       }
-      for (r = 0; r < rows; ++r) {
-        double aik = av[r];
-        double *restrict ci = c0 + r * n;
-        if (aik == 0.0) continue;
-        if (kind == PRODUCT_ABS_RIGHT)
-          for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
-        else
-          for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
-      }
+      for (r = 0; r < rows; ++r)
+        if (av[r] != 0.0) row_axpy(kind, av[r], bk, c0 + r * n, j0, j1);
     }
   }
 }
