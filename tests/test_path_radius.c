@@ -139,7 +139,8 @@ static void test_moved_crossings_clear_every_pole(void **state) {
         if (st == EKOC_PATH_TALBOT) {
           assert_true(r == r0);
           ++kept;
-        } else {
+        } else { /* both radii above every complex pole's: none of those swept */
+          assert_true(r0 > EKOC_PATH_COMPLEX_POLE_RADIUS && r > EKOC_PATH_COMPLEX_POLE_RADIUS);
           ++moved;
         }
         /* no pole within 0.9 guards of the crossing used (sampled in steps of 0.1) */
@@ -226,12 +227,53 @@ static void test_integral_independent_of_radius(void **state) {
   ekoc_interp_free(in);
 }
 
+/* Poles off the real axis: the truncated NNLO path of x = 1e-8 (r = 0.3456,
+ * nf = 5) and one 10 % wider enclose different sets of them (k = 1 at
+ * N = -0.050 +- 0.884 i has r* = 0.362) though no real pole lies between their
+ * crossings, and an entry changes by 0.36 %: which is why no row is moved
+ * among those radii. A perturbative row next to its real pole k = 4
+ * (N = 1.3131, r = 0.313) is flagged, not moved. */
+static void test_complex_poles(void **state) {
+  ekoc_nspace_config c = singlet_cfg(5, EKOC_METHOD_TRUNCATED);
+  static const double xs[] = {1e-9, 1e-8, 1e-7, 1e-6, 1e-4, 1e-2, 0.3, 1.0};
+  ekoc_interp *in = NULL;
+  ekoc_quad_workspace *ws = NULL;
+  ekoc_kernel_args args;
+  double v[2], e[2], logx = log(1e-8), r0 = ekoc_talbot_radius(logx), r;
+  ekoc_path_status st;
+  int pass;
+  (void)state;
+  assert_int_equal(ekoc_interp_alloc(xs, 8, 3, &in), EKOC_OK);
+  assert_int_equal(ekoc_quad_workspace_alloc(2000, &ws), EKOC_OK);
+  assert_int_equal(sweeps_pole(&c, 1.0 + r0, 1.0 + 1.1 * r0), 0);
+  for (pass = 0; pass < 2; ++pass) {
+    memset(&args, 0, sizeof args);
+    args.nspace = c;
+    args.element = 0;
+    args.logx = logx;
+    args.interp = in;
+    args.basis_index = 1;
+    args.workspace = ws;
+    args.path_radius = pass ? 1.1 * r0 : 0.0;
+    assert_int_equal(ekoc_quad_integrate(&args, 0.05, 1e-15, 1e-11, 2000, &v[pass], &e[pass]), EKOC_OK);
+  }
+  assert_true(fabs(v[1] - v[0]) > 1e-3 * fabs(v[0]));
+  c = singlet_cfg(5, EKOC_METHOD_PERTURBATIVE_EXACT);
+  logx = logx_crossing(1.3131 + 0.001);
+  assert_int_equal(ekoc_path_radius(&c, logx, &r, &st), EKOC_OK);
+  assert_int_equal(st, EKOC_PATH_UNRESOLVED);
+  assert_true(r == ekoc_talbot_radius(logx));
+  ekoc_quad_workspace_free(ws);
+  ekoc_interp_free(in);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_no_poles_keep_talbot),
       cmocka_unit_test(test_fit_grid_row_moves_off_the_pole),
       cmocka_unit_test(test_moved_crossings_clear_every_pole),
       cmocka_unit_test(test_integral_independent_of_radius),
+      cmocka_unit_test(test_complex_poles),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

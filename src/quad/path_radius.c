@@ -105,6 +105,8 @@ int ekoc_path_radius(const ekoc_nspace_cfg *cfg, double logx, double *radius, ek
    * moves inside the window just searched, which held this pole only */
   moved = c >= p ? p + h : p - h;
   if (moved <= 1.0) return EKOC_OK;
+  /* both radii above every complex pole's r*: none of those is swept */
+  if (r <= EKOC_PATH_COMPLEX_POLE_RADIUS || moved - 1.0 <= EKOC_PATH_COMPLEX_POLE_RADIUS) return EKOC_OK;
   /* no other pole near the new crossing (the window ends short of p) */
   where = window_poles(&lo, kmax, moved, 0.9 * h, &k, &a, &b, &rc);
   if (rc != EKOC_OK) return rc;

@@ -17,15 +17,26 @@
  * singularity (and the part beyond the Mellin cut stays negligible): so where
  * the crossing lies within EKOC_PATH_POLE_GUARD r of a pole, the radius is
  * moved until it lies that far from it, on the same side, and kept only when
- * no |r_+ - r_-| = k was crossed on the way. The entries are then eko's
- * integral on eko's path, computed where the integrand is smooth. When no
- * such radius exists (poles closer than twice the guard), the row keeps
- * eko's radius and the drivers flag its entries.
+ * no pole was swept on the way, on the axis or off it. The entries are then
+ * eko's integral on eko's path, computed where the integrand is smooth. When
+ * no such radius exists (poles closer than twice the guard, or a move among
+ * the radii of the complex poles), the row keeps eko's radius and the
+ * drivers flag its entries.
  */
 #ifndef EKOC_QUAD_PATH_RADIUS_H
 #define EKOC_QUAD_PATH_RADIUS_H
 
 #include "ad/nspace.h"
+
+/* The poles |r_+ - r_-| = k off the real axis (near N = 0, -1.8, -2.5, ...;
+ * e.g. k = 1, nf = 5 at N = -0.050 +- 0.884 i) are enclosed by the paths of
+ * radius above their r* (the radius whose path passes through them): at most
+ * 0.3772 (nf = 6, k = 1; a Newton scan of nf 3..6, k 1..9, the unpolarised,
+ * polarised and time-like LO singlet over -9 < Re N < 3, 0 < Im N < 4; none
+ * elsewhere, docs/physics.md §3.1). A move between radii above this bound
+ * sweeps none of them; a row that would move below it is flagged instead
+ * (moving there changed entries by up to 12 %). */
+#define EKOC_PATH_COMPLEX_POLE_RADIUS 0.40
 
 /* Distance, in units of r, that a path crossing keeps from a pole: at 0.05
  * the batch engine's estimate still missed a row 0.093 r from one by 21x
