@@ -7,11 +7,13 @@
  * truncated kernels, ev_op_max_order for the perturbative ones), r_+- the
  * eigenvalues of gamma^(0)/beta_0. Where |r_+ - r_-| = k the kernel has a
  * pole of small residue (the pole of U_k almost cancels against E_0; NNLO,
- * nf = 5, k = 2: N = 1.5349, residue 2.8e-4 on |E| ~ 2). These poles lie on
- * the real axis (docs/physics.md §3.1), so eko's Talbot path, which meets the
- * real axis only at N = 1 + r(x), passes close to one only when that
- * crossing does: on NNPDF's fit grid the row at x = 7.04e-6 crosses 1e-5
- * from the pole above, and no quadrature rule resolves the spike that leaves.
+ * nf = 5, k = 2: N = 1.5349, residue 2.8e-4 on |E| ~ 2). Right of N = 1
+ * these poles lie on the real axis (docs/physics.md §3.1), so eko's Talbot
+ * path, which meets the real axis only at N = 1 + r(x), passes close to one
+ * there only when that crossing does: on NNPDF's fit grid the row at x =
+ * 7.04e-6 crosses 1e-5 from the pole above, and no quadrature rule resolves
+ * the spike that leaves. Others lie off the axis near N = 0 and the negative
+ * integers (below).
  *
  * The integral does not change when the path moves without sweeping over a
  * singularity (and the part beyond the Mellin cut stays negligible): so where
@@ -32,8 +34,9 @@
  * e.g. k = 1, nf = 5 at N = -0.050 +- 0.884 i) are enclosed by the paths of
  * radius above their r* (the radius whose path passes through them): at most
  * 0.3772 (nf = 6, k = 1; a Newton scan of nf 3..6, k 1..9, the unpolarised,
- * polarised and time-like LO singlet over -9 < Re N < 3, 0 < Im N < 4; none
- * elsewhere, docs/physics.md §3.1). A move between radii above this bound
+ * polarised and time-like LO singlet over -9 < Re N < 3, 0 < Im N < 4, r*
+ * falling with k; a scan of 1 < Re N < 12, Im N < 30 found real roots only;
+ * docs/physics.md §3.1). A move between radii above this bound
  * sweeps none of them; a row that would move below it is flagged instead
  * (moving there changed entries by up to 12 %). */
 #define EKOC_PATH_COMPLEX_POLE_RADIUS 0.40
