@@ -123,7 +123,7 @@ static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, c
       active[k] = logx != 0.0 && ekoc_batch_first_basis(in->logx, in->n, in->degree, logx) < in->n;
       radius[k] = ekoc_talbot_radius(logx);
       if (!active[k] || stop != EKOC_OK) continue;
-      /* the path the host's error control uses too (ekoc_batch_row_path) */
+      /* the path the host's error control uses too (ekoc_batch_row_init) */
       rc = ekoc_path_radius(fp->cfg, logx, &radius[k], &path);
       if (rc == EKOC_OK && !ok) {
         rc = ekoc_error(EKOC_ERR_NO_MEMORY, "gpu: out of host memory for the tower scratch");

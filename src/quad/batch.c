@@ -49,6 +49,14 @@ typedef struct batch_family_cache {
   ekoc_nspace_panels *panels; /* the refined panels */
 } batch_family_cache;
 
+/* The ready flag of cached row k for the path of this radius: a row cached
+ * on another path is no longer ready, and the row now belongs to this one. */
+static unsigned char *cached_row_on_path(unsigned char *ready, double *radius_of, size_t k, double radius) {
+  if (ready[k] && radius_of[k] != radius) ready[k] = 0;
+  radius_of[k] = radius;
+  return &ready[k];
+}
+
 /* Row k of every element of family plan fp: the base rule (with the
  * N-space cache), then the engine's estimate, refinement and outputs. */
 static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *eng, const ekoc_batch_rule *rule,
@@ -61,10 +69,9 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   ekoc_batch_nodes nodes;
   ekoc_batch_row_cache cache;
   ekoc_batch_base base;
-  int rc;
-  if (!ekoc_batch_row_init(&row, in, table, fp, k)) return EKOC_OK; /* the row stays 0 */
-  rc = ekoc_batch_row_path(&row);
-  if (rc != EKOC_OK) return rc;
+  int rc, active;
+  rc = ekoc_batch_row_init(&row, in, table, fp, k, &active);
+  if (rc != EKOC_OK || !active) return rc; /* an inactive row stays 0 */
   row.panels = fc->panels; /* keyed by the row's radius too */
   nodes.n = rule->n_nodes;
   nodes.theta = rule->theta;
@@ -79,16 +86,12 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
    * row cached on another path is recomputed on this one and replaces it
    * (the parts of a computation come in runs of one family and method) */
   if (fc->tower) {
-    if (fc->tower_ready[k] && fc->tower_radius[k] != row.radius) fc->tower_ready[k] = 0;
-    fc->tower_radius[k] = row.radius;
     cache.tower = fc->tower + k * (size_t)rule->n_nodes * (size_t)fp->len;
-    cache.tower_ready = &fc->tower_ready[k];
+    cache.tower_ready = cached_row_on_path(fc->tower_ready, fc->tower_radius, k, row.radius);
   }
   if (fc->basis) {
-    if (fc->basis_ready[k] && fc->basis_radius[k] != row.radius) fc->basis_ready[k] = 0;
-    fc->basis_radius[k] = row.radius;
     cache.basis = fc->basis + k * ((size_t)rule->n_nodes + EKOC_BATCH_PROBES(rule->n_nodes)) * nx;
-    cache.basis_ready = &fc->basis_ready[k];
+    cache.basis_ready = cached_row_on_path(fc->basis_ready, fc->basis_radius, k, row.radius);
   }
   rc = ekoc_batch_eval(&row, &nodes, &cache, NULL, 0, &sc->eval, &sc->sums);
   if (rc != EKOC_OK) return rc;

@@ -127,7 +127,9 @@ int ekoc_batch_eval_scratch_alloc(ekoc_batch_eval_scratch *sc, size_t max_nodes,
 }
 
 int ekoc_batch_row_init(ekoc_batch_row *row, const ekoc_interp *interp, const double *table,
-                        const ekoc_batch_family *fp, size_t k) {
+                        const ekoc_batch_family *fp, size_t k, int *active) {
+  ekoc_path_status path;
+  int rc;
   row->interp = interp;
   row->table = table;
   row->fp = fp;
@@ -136,17 +138,14 @@ int ekoc_batch_row_init(ekoc_batch_row *row, const ekoc_interp *interp, const do
   row->logx = interp->logx[k];
   row->radius = ekoc_talbot_radius(row->logx);
   row->path_status = EKOC_PATH_TALBOT;
-  if (row->logx == 0.0) return 0;
+  *active = 0;
+  if (row->logx == 0.0) return EKOC_OK;
   row->jmin = ekoc_batch_first_basis(interp->logx, interp->n, interp->degree, row->logx);
-  if (row->jmin >= interp->n) return 0;
+  if (row->jmin >= interp->n) return EKOC_OK;
   row->shift = 0.25 * (interp->logx[k + 1] - row->logx); /* k + 1 exists: some area lies above x_k */
-  return 1;
-}
-
-int ekoc_batch_row_path(ekoc_batch_row *row) {
-  ekoc_path_status st;
-  int rc = ekoc_path_radius(row->fp->cfg, row->logx, &row->radius, &st);
-  row->path_status = (int32_t)st;
+  rc = ekoc_path_radius(fp->cfg, row->logx, &row->radius, &path);
+  row->path_status = (int32_t)path;
+  *active = rc == EKOC_OK;
   return rc;
 }
 

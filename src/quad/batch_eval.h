@@ -67,23 +67,20 @@ typedef struct ekoc_batch_row {
   const ekoc_batch_family *fp;
   size_t k, jmin;
   double logx;  /* ln x_k */
-  double radius; /* of the row's Talbot path (ekoc_batch_row_path) */
+  double radius; /* of the row's Talbot path (quad/path_radius.h) */
   int32_t path_status; /* ekoc_path_status: EKOC_PATH_UNRESOLVED flags every entry of the row */
   double shift; /* delta of the noise probe: a quarter of the way to the next grid point */
   struct ekoc_nspace_panels *panels; /* the refined panels kept in the N-space cache, or NULL */
 } ekoc_batch_row;
 
-/* Fills row for target point k of family fp (no panel cache, eko's Talbot
- * radius); returns 0 (row untouched beyond its first fields) when the row is
- * identically 0: x_k = 1 (eko) or no basis function reaches x_k. */
+/* Fills row for target point k of family fp (no panel cache), with its path
+ * radius off the poles of its kernel (row->radius, row->path_status;
+ * quad/path_radius.h), so that every driver computes a row on the same path.
+ * *active is 0 (row untouched beyond its first fields) when the row is
+ * identically 0: x_k = 1 (eko) or no basis function reaches x_k. Returns
+ * EKOC_OK or the crate's error (then *active is 0). */
 int ekoc_batch_row_init(ekoc_batch_row *row, const struct ekoc_interp *interp, const double *table,
-                        const ekoc_batch_family *fp, size_t k);
-
-/* The row's path radius off the poles of its kernel (quad/path_radius.h):
- * sets row->radius and row->path_status. Every driver calls it after
- * ekoc_batch_row_init, so all compute a row on the same path. EKOC_OK or the
- * crate's error. */
-int ekoc_batch_row_path(ekoc_batch_row *row);
+                        const ekoc_batch_family *fp, size_t k, int *active);
 
 /* Values of this row on a node set kept between parts (quad/nspace_cache.h),
  * or NULLs: basis [n + EKOC_BATCH_PROBES(n)][j], the transforms P_j at the n

@@ -63,9 +63,11 @@ int ekoc_batch_host_finish(const ekoc_quad_job *job, const ekoc_quad_settings *s
                                                      : NULL;
         ekoc_batch_row row;
         ekoc_batch_base base;
-        if (fp->n_el == 0 || !ekoc_batch_row_init(&row, job->interp, table, fp, (size_t)k)) continue;
-        rck = ekoc_batch_row_path(&row); /* the device computed the base rule on this path */
+        int active;
+        if (fp->n_el == 0) continue;
+        rck = ekoc_batch_row_init(&row, job->interp, table, fp, (size_t)k, &active); /* the device's path */
         if (rck != EKOC_OK) break;
+        if (!active) continue;
         rck = ekoc_batch_eval(&row, &nodes, NULL, tw, 1, &sc.eval, &sc.sums);
         if (rck != EKOC_OK) break;
         for (e = 0; e < fp->n_el; ++e) {
@@ -114,9 +116,11 @@ int ekoc_batch_host_base(const ekoc_quad_job *job, const ekoc_quad_settings *s, 
     for (f = 0; f < job->n_families && rc == EKOC_OK; ++f) {
       const ekoc_batch_family *fp = &plans[f];
       ekoc_batch_row row;
-      if (fp->n_el == 0 || !ekoc_batch_row_init(&row, job->interp, table, fp, k)) continue;
-      rc = ekoc_batch_row_path(&row);
-      if (rc == EKOC_OK) rc = ekoc_batch_eval(&row, &nodes, NULL, NULL, 0, &sc.eval, &sc.sums);
+      int active;
+      if (fp->n_el == 0) continue;
+      rc = ekoc_batch_row_init(&row, job->interp, table, fp, k, &active);
+      if (rc != EKOC_OK || !active) continue;
+      rc = ekoc_batch_eval(&row, &nodes, NULL, NULL, 0, &sc.eval, &sc.sums);
       for (e = 0; rc == EKOC_OK && e < fp->n_el; ++e) {
         const ekoc_quad_element *el = &job->elements[fp->job_el[e]];
         for (j = row.jmin; j < nx; ++j) {
