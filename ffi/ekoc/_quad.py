@@ -39,11 +39,20 @@ SIZES = {("evolution", "ns"): 3, ("evolution", "singlet"): 4, ("matching", "ns")
 _OWNED_FIELDS = ("areas", "n_areas", "interp", "workspace", "degree")
 
 
+# the number fields of ekoc_kernel_args Python may write: (accepts, what the message adds to "finite")
+_NUMBER_FIELDS = {
+    "logx": (lambda v: v <= 0.0, " and <= 0"),
+    "subtract": (lambda v: True, ""),
+    "path_radius": (lambda v: v >= 0.0, " and >= 0 (0: eko's radius)"),
+}
+
+
 class KernelArgs:
     """The live ekoc_kernel_args of a QuadKernel, as `k.args`. Reading gives
     the struct's fields; writing is checked: `element`, `basis_index`,
-    `logx`, `subtract`, `path_radius` (0: eko's Talbot radius) and `nspace` (a whole ekoc_nspace_config, validated by
-    the library) can be changed, the fields that point into the kernel's own
+    `logx`, `subtract`, `path_radius` (0: eko's Talbot radius) and `nspace`
+    (a whole ekoc_nspace_config, validated by the library) can be changed,
+    the fields that point into the kernel's own
     memory cannot. `nspace` reads as a copy: assign a modified copy back."""
 
     def __init__(self, kernel: "QuadKernel"):
@@ -73,24 +82,15 @@ class KernelArgs:
                 _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.basis_index={value!r} outside 0..{nx - 1}",
                              where)
             raw.basis_index = int(value)
-        elif name in ("logx", "subtract"):
+        elif name in _NUMBER_FIELDS:
             try:
                 v = float(value)
             except (TypeError, ValueError):
                 _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.{name}={value!r} is not a number", where)
-            if not np.isfinite(v) or (name == "logx" and v > 0.0):
-                _errors.fail(_errors.ERR_INVALID_ARGUMENT,
-                             f"{where}.{name}={value!r} must be finite{' and <= 0' if name == 'logx' else ''}", where)
+            allowed, condition = _NUMBER_FIELDS[name]
+            if not np.isfinite(v) or not allowed(v):
+                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.{name}={value!r} must be finite{condition}", where)
             setattr(raw, name, v)
-        elif name == "path_radius":
-            try:
-                v = float(value)
-            except (TypeError, ValueError):
-                _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{where}.path_radius={value!r} is not a number", where)
-            if not np.isfinite(v) or v < 0.0:
-                _errors.fail(_errors.ERR_INVALID_ARGUMENT,
-                             f"{where}.path_radius={value!r} must be finite and >= 0 (0: eko's radius)", where)
-            raw.path_radius = v
         elif name == "nspace":
             cfg = ffi.new("ekoc_nspace_config *", value)
             out_re = ffi.new("double[9]")

@@ -89,7 +89,8 @@ def test_kernel_args_guarded():
         with pytest.raises(AttributeError, match=f"args.{name} is read-only"):
             setattr(k.args, name, value)
     for name, value in (("basis_index", 10**6), ("basis_index", -1), ("element", 4), ("logx", 0.5),
-                        ("logx", float("nan")), ("subtract", float("inf")), ("element", "gg")):
+                        ("logx", float("nan")), ("subtract", float("inf")), ("element", "gg"),
+                        ("path_radius", -1.0), ("path_radius", float("nan")), ("path_radius", "wide")):
         with pytest.raises(ekoc.EkocError, match=f"args.{name}="):
             setattr(k.args, name, value)
     cfg = k.args.nspace
@@ -102,3 +103,9 @@ def test_kernel_args_guarded():
     k.args.basis_index = 4
     k.args.logx = float(np.log(xg[1]))
     assert np.isfinite(k(0.7))
+    # path_radius: 0 is eko's radius; another one is another path (other integrand values)
+    default = k(0.7)
+    k.args.path_radius = 6.4 / (0.1 - float(np.log(xg[1])))
+    assert k.args.path_radius > 0 and k(0.7) == default
+    k.args.path_radius = 1.1 * k.args.path_radius
+    assert np.isfinite(k(0.7)) and k(0.7) != default
