@@ -679,10 +679,41 @@ static void test_quad_kernel(void **state) {
     assert_close(none, fast, 1e-14, 0.0);
     ekoc_quad_workspace_free(bare);
   }
-  /* the N-space evaluator's own failures come back too (nf outside ekore's range) */
+  /* the configuration is checked before the family is evaluated, with and
+   * without a workspace (nf outside 3..6 used to reach the crate) */
   a = k.args; a.nspace.nf = 11; a.workspace = NULL;
   assert_true(isnan(ekoc_quad_kernel(0.7, &a)));
-  assert_int_equal(a.status, EKOC_ERR_ANOMALOUS_DIMENSION);
+  assert_int_equal(a.status, EKOC_ERR_INVALID_NF);
+  assert_non_null(strstr(ekoc_last_error(), "nf=11"));
+  a = k.args; a.nspace.nf = 11;
+  assert_true(isnan(ekoc_quad_kernel(0.7, &a)));
+  assert_int_equal(a.status, EKOC_ERR_INVALID_NF);
+  /* a QED family: ev_op_iterations sizes the read of qed_couplings, so one out
+   * of range is refused before any coupling is read (the fuzzer's find: 21
+   * iterations against a 61-value buffer read past it) */
+  {
+    double steps[3 * 2 + 1] = {0.1, 0.09, 0.08, 0.095, 0.085, 0.0075, 0.0076};
+    a = k.args;
+    a.element = 0;
+    a.nspace.family = EKOC_FAMILY_QED_NS;
+    a.nspace.method = EKOC_METHOD_ITERATE_EXACT;
+    a.nspace.qed_order = 1;
+    a.nspace.em_running = 1;
+    a.nspace.lepton_number = 2;
+    a.nspace.qed_log_step = -0.5;
+    a.nspace.ev_op_iterations = 2;
+    a.nspace.qed_couplings = steps;
+    v = ekoc_quad_kernel(0.7, &a);
+    assert_int_equal(a.status, EKOC_OK);
+    assert_true(isfinite(v));
+    a.nspace.ev_op_iterations = EKOC_MAX_EV_OP_ITERATIONS + 1;
+    assert_true(isnan(ekoc_quad_kernel(0.7, &a)));
+    assert_int_equal(a.status, EKOC_ERR_INVALID_ITERATIONS);
+    assert_non_null(strstr(ekoc_last_error(), "ev_op_iterations=1001"));
+    a.status = 0; a.nspace.ev_op_iterations = 2; a.nspace.qed_couplings = NULL;
+    assert_true(isnan(ekoc_quad_kernel(0.7, &a)));
+    assert_int_equal(a.status, EKOC_ERR_NULL_POINTER);
+  }
   kernel_setup_free(&k);
 }
 

@@ -119,7 +119,9 @@ size_t ekoc_kernel_args_sizeof(void);
  * failure (args NULL, element outside its family, basis_index outside the
  * basis, no records, degree out of range, N-space evaluation failed) sets
  * args->status, records ekoc_last_error() and returns NaN. The N-space
- * configuration itself is validated by ekoc_quad_integrate, not here. */
+ * configuration is validated as by ekoc_quad_integrate whenever the family is
+ * evaluated (on every call without a workspace, on a cache miss with one); a
+ * QED family's qed_couplings must hold 3 * ev_op_iterations + 1 values. */
 double ekoc_quad_kernel(double u, void *args);
 
 /* Integrates ekoc_quad_kernel over u in [0.5, 1 - cut] with GSL QAGS

@@ -92,6 +92,16 @@ static size_t cache_slot(double u, double logx) {
   return (size_t)(a & (EKOC_NSPACE_CACHE_SIZE - 1));
 }
 
+/* The N-space family at n, its configuration validated first: the kernel may
+ * be called directly (scipy, the user's own integrator) with a configuration
+ * ekoc_quad_integrate never saw, whose fields size the reads (ev_op_iterations
+ * the QED step couplings, order the towers). Only on an evaluation (a cache
+ * miss), where the check costs little beside the crate's sums. */
+static int checked_eval(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out) {
+  int rc = ekoc_nspace_cfg_check(cfg);
+  return rc != EKOC_OK ? rc : ekoc_nspace_eval(cfg, n, out);
+}
+
 /* The cache slot for node u: path point, family values (evaluated on a
  * miss). NULL on failure with args->status set. */
 static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_workspace *ws, double u) {
@@ -109,7 +119,7 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
   e->has_basis = 0;
   e->n_single = 0;
   ekoc_talbot_point_r(u, r, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
-  rc = ekoc_nspace_eval(&args->nspace, e->n, e->values);
+  rc = checked_eval(&args->nspace, e->n, e->values);
   if (rc != EKOC_OK) {
     e->valid = 0;
     args->status = rc;
@@ -216,7 +226,7 @@ double ekoc_quad_kernel(double u, void *vargs) {
       if (!e) return NAN;
       value = e->values[args->element];
     } else {
-      rc = ekoc_nspace_eval(&args->nspace, n, scratch);
+      rc = checked_eval(&args->nspace, n, scratch);
       if (rc != EKOC_OK) {
         args->status = rc;
         return NAN;

@@ -18,7 +18,10 @@ static const double grid[6] = {1e-4, 1e-3, 1e-2, 0.1, 0.5, 1.0};
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
   ekoc_nspace_config c;
-  static double qed_steps[3 * 20 + 1]; /* the QED families' step couplings */
+  /* the QED families' step couplings: the library reads 3 ev_op_iterations + 1
+   * of them, and ev_op_iterations may be drawn out of 1..20 (up to the largest
+   * accepted), so the buffer holds that many; past the drawn ones a constant */
+  static double qed_steps[3 * EKOC_MAX_EV_OP_ITERATIONS + 1];
   double re[17], im[17], nre, nim;
   int rc, i;
   uint8_t what = fz_u8(&f);
@@ -47,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     c.qed_log_step = fz_num(&f, -3.0, 1.0, 0);
     c.order = fz_int(&f, 1, 4);
     for (i = 0; i < 3 * 20 + 1; ++i) qed_steps[i] = fz_u8(&f) < 250 ? fz_num(&f, 1e-4, 0.05, 1) : fz_num(&f, -1.0, 1.0, 0);
+    for (; i < 3 * EKOC_MAX_EV_OP_ITERATIONS + 1; ++i) qed_steps[i] = 0.01;
     c.qed_couplings = fz_u8(&f) < 240 ? qed_steps : NULL;
   }
   nre = fz_num(&f, -5.0, 60.0, 0);
