@@ -19,8 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz f = {data, size};
   ekoc_nspace_config c;
   /* the QED families' step couplings: the library reads 3 ev_op_iterations + 1
-   * of them, and ev_op_iterations may be drawn out of 1..20 (up to the largest
-   * accepted), so the buffer holds that many; past the drawn ones a constant */
+   * of them, and fz_int's edge values put ev_op_iterations outside 1..20 (up
+   * to the largest accepted), so the buffer holds that many; the first 61 from
+   * the input, the rest a constant */
   static double qed_steps[3 * EKOC_MAX_EV_OP_ITERATIONS + 1];
   double re[17], im[17], nre, nim;
   int rc, i;
