@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     c.qed_log_step = fz_num(&f, -3.0, 1.0, 0);
     c.order = fz_int(&f, 1, 4);
     for (i = 0; i < 3 * 20 + 1; ++i) qed_steps[i] = fz_u8(&f) < 250 ? fz_num(&f, 1e-4, 0.05, 1) : fz_num(&f, -1.0, 1.0, 0);
-    for (; i < 3 * EKOC_MAX_EV_OP_ITERATIONS + 1; ++i) qed_steps[i] = 0.01;
+    for (; i < (int)(sizeof qed_steps / sizeof qed_steps[0]); ++i) qed_steps[i] = 0.01;
     c.qed_couplings = fz_u8(&f) < 240 ? qed_steps : NULL;
   }
   nre = fz_num(&f, -5.0, 60.0, 0);
