@@ -37,8 +37,8 @@ static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, double
   e->ref_x = rule_buf;
   e->ref_wk = rule_buf + nk;
   e->ref_wg = rule_buf + 2 * nk;
-  e->u_lo = EKOC_TALBOT_T_MIN;
-  e->u_hi = 1.0 - s->cut;
+  e->s_lo = -log1p(-EKOC_TALBOT_T_MIN);
+  e->s_hi = -log(s->cut);
   e->progress = s->progress;
   return EKOC_OK;
 }
@@ -142,7 +142,8 @@ static uint8_t entry_state(double q, double f, double tol) {
   return 2.0 * f > tol ? 2 : 1;
 }
 
-/* Evaluates panel slot `slot` = [lo, hi] with the refinement rule: its
+/* Evaluates panel slot `slot` = [lo, hi] of the tail variable s (u = 1 -
+ * e^-s, du = e^-s ds; quad/batch_refine.h) with the refinement rule: its
  * Kronrod sums, Q and F per entry. */
 static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
                       ekoc_batch_refine_scratch *rs, int32_t slot, double lo, double hi) {
@@ -154,12 +155,12 @@ static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, e
   ekoc_batch_row_cache cache;
   int rc;
   for (q = 0; q < nk; ++q) {
-    double u = mid + half * eng->ref_x[q];
+    double sq = mid + half * eng->ref_x[q], du = exp(-sq), u = -expm1(-sq);
     theta[q] = EKOC_PI * (2.0 * u - 1.0);
     tc[q] = ekoc_talbot_theta_cot_(theta[q]);
     dj[q] = ekoc_talbot_djac_re_(theta[q]);
-    w[q] = half * eng->ref_wk[q];
-    wg[q] = half * eng->ref_wg[q];
+    w[q] = half * du * eng->ref_wk[q];
+    wg[q] = half * du * eng->ref_wg[q];
   }
   nodes.n = nk;
   nodes.theta = theta;
@@ -279,8 +280,8 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
       if (k == nx - 1 && j == nx - 1) rs->state[i] = 0; /* eko's corner keeps its initial value */
       any |= rs->state[i] == 1;
     }
-  rs->lo[0] = eng->u_lo;
-  rs->hi[0] = eng->u_hi;
+  rs->lo[0] = eng->s_lo;
+  rs->hi[0] = eng->s_hi;
   if (any && eng->max_panels > 1) {
     n_panels = refine(eng, row, es, rs, &status);
     if (n_panels < 0) return status;

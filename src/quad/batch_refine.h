@@ -22,7 +22,14 @@
  * failing entry could pass (2 F <= tolerance: |K - G| itself does not fall
  * below the rounding noise), the row's integration range is
  * split into panels, each integrated with the refinement rule (its own
- * Gauss-Kronrod pair): repeatedly the panel with the largest sum over the
+ * Gauss-Kronrod pair). The panels are intervals of the tail variable
+ * s = -ln(1 - u) (u = 1 - e^-s, du = e^-s ds) over [ln 2, ln(1 / cut)], not of
+ * the path parameter u itself: the integrands that fail decay only
+ * algebraically along the path (|N| ~ 1 / (1 - u)), on a scale that shrinks
+ * like 1 - u, so panels halving in u crowd geometrically toward 1 - cut
+ * (seven or more on the converged LHA grid), while in s the same integrands
+ * vary on a scale of order one (perf/STATS.md "refinement panels in the tail
+ * variable"). Repeatedly the panel with the largest sum over the
  * failing entries of Q / tolerance is halved and both halves evaluated, until
  * every entry passes or can no longer, or the budget of panels is spent, or
  * EKOC_BATCH_STALL_SPLITS splits in a row do not lower that sum below 0.9 of
@@ -52,8 +59,11 @@
  * |r_+ - r_-| = 2) are moved off it first (quad/path_radius.h). */
 #define EKOC_BATCH_STALL_SPLITS 16
 /* Fewest Gauss points of the refinement rule (its (2n+1)-point Kronrod
- * extension integrates each refined panel). */
-#define EKOC_BATCH_REFINE_MIN_POINTS 15
+ * extension integrates each refined panel). In s the refined integrands are
+ * smooth, so a high order pays: on the converged LHA run 48 points need the
+ * fewest nodes (15..64 measured; perf/STATS.md "refinement panels in the
+ * tail variable"). */
+#define EKOC_BATCH_REFINE_MIN_POINTS 48
 
 /* The quadrature part Q of the estimate from d = |K - G| and ra. */
 static inline double ekoc_batch_quad_error(double d, double ra) {
@@ -76,7 +86,7 @@ typedef struct ekoc_batch_engine {
   int32_t max_panels;            /* 1: no refinement */
   int32_t ref_nodes;             /* 2 n + 1 of the refinement rule */
   const double *ref_x, *ref_wk, *ref_wg;
-  double u_lo, u_hi;             /* [0.5, 1 - cut] */
+  double s_lo, s_hi;             /* [ln 2, ln(1 / cut)]: u in [0.5, 1 - cut] */
   ekoc_quad_progress *progress;  /* polled between splits, may be NULL */
 } ekoc_batch_engine;
 
