@@ -137,13 +137,18 @@ EKOC_HD void ekoc_batch_basis_all_(const double *logx_grid, const double *table,
 
 /* All P_j(N; logx) into out[0..n-1], bitwise equal to ekoc_basis_mellin_all
  * (quad/interp.h) and cheaper: the coefficients come from the area-major
- * table (ekoc_batch_area_table) and degrees 3 and 4 get unrolled code. */
+ * table (ekoc_batch_area_table) and degrees 3 to 6 (eko's default 4, the
+ * converged LHA run's 6) get unrolled code. */
 EKOC_HD void ekoc_batch_basis_all(const double *logx_grid, const double *table, size_t n, int32_t degree,
                                   ekoc_complex big_n, double logx, ekoc_complex *out) {
   if (degree == 4)
     ekoc_batch_basis_all_(logx_grid, table, n, 4, big_n, logx, out);
   else if (degree == 3)
     ekoc_batch_basis_all_(logx_grid, table, n, 3, big_n, logx, out);
+  else if (degree == 6)
+    ekoc_batch_basis_all_(logx_grid, table, n, 6, big_n, logx, out);
+  else if (degree == 5)
+    ekoc_batch_basis_all_(logx_grid, table, n, 5, big_n, logx, out);
   else
     ekoc_batch_basis_all_(logx_grid, table, n, degree, big_n, logx, out);
 }
