@@ -37,8 +37,8 @@ static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, double
   e->ref_x = rule_buf;
   e->ref_wk = rule_buf + nk;
   e->ref_wg = rule_buf + 2 * nk;
-  e->s_lo = -log1p(-EKOC_TALBOT_T_MIN);
-  e->s_hi = -log(s->cut);
+  e->s_lo = -log(1.0 - EKOC_TALBOT_T_MIN + EKOC_BATCH_TAIL_SHIFT);
+  e->s_hi = -log(s->cut + EKOC_BATCH_TAIL_SHIFT);
   e->progress = s->progress;
   return EKOC_OK;
 }
@@ -142,9 +142,9 @@ static uint8_t entry_state(double q, double f, double tol) {
   return 2.0 * f > tol ? 2 : 1;
 }
 
-/* Evaluates panel slot `slot` = [lo, hi] of the tail variable s (u = 1 -
- * e^-s, du = e^-s ds; quad/batch_refine.h) with the refinement rule: its
- * Kronrod sums, Q and F per entry. */
+/* Evaluates panel slot `slot` = [lo, hi] of the tail variable s (u = 1 + c -
+ * e^-s, du = e^-s ds, c = EKOC_BATCH_TAIL_SHIFT; quad/batch_refine.h) with
+ * the refinement rule: its Kronrod sums, Q and F per entry. */
 static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
                       ekoc_batch_refine_scratch *rs, int32_t slot, double lo, double hi) {
   size_t nx = row->interp->n, len = rs->len, o = (size_t)slot * len, j;
@@ -155,7 +155,7 @@ static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, e
   ekoc_batch_row_cache cache;
   int rc;
   for (q = 0; q < nk; ++q) {
-    double sq = mid + half * eng->ref_x[q], du = exp(-sq), u = -expm1(-sq);
+    double sq = mid + half * eng->ref_x[q], du = exp(-sq), u = (1.0 + EKOC_BATCH_TAIL_SHIFT) - du;
     theta[q] = EKOC_PI * (2.0 * u - 1.0);
     tc[q] = ekoc_talbot_theta_cot_(theta[q]);
     dj[q] = ekoc_talbot_djac_re_(theta[q]);

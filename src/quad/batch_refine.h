@@ -23,8 +23,9 @@
  * below the rounding noise), the row's integration range is
  * split into panels, each integrated with the refinement rule (its own
  * Gauss-Kronrod pair). The panels are intervals of the tail variable
- * s = -ln(1 - u) (u = 1 - e^-s, du = e^-s ds) over [ln 2, ln(1 / cut)], not of
- * the path parameter u itself: the integrands that fail decay only
+ * s = -ln(1 - u + c) (u = 1 + c - e^-s, du = e^-s ds, c =
+ * EKOC_BATCH_TAIL_SHIFT) over [-ln(0.5 + c), -ln(cut + c)], not of the path
+ * parameter u itself: the integrands that fail decay only
  * algebraically along the path (|N| ~ 1 / (1 - u)), on a scale that shrinks
  * like 1 - u, so panels halving in u crowd geometrically toward 1 - cut
  * (seven or more on the converged LHA grid), while in s the same integrands
@@ -49,6 +50,10 @@
 
 /* Most panels one row may be split into (the budget is min(limit, this)). */
 #define EKOC_BATCH_MAX_PANELS 64
+/* The shift c of the tail variable s = -ln(1 - u + c): small against every
+ * usual cut (eko's 0.05, the converged LHA run's 0.01: the same refinement
+ * nodes within 0.1 % as c = 0), it keeps s finite for mellin_cut = 0. */
+#define EKOC_BATCH_TAIL_SHIFT 1e-3
 /* Splits in a row that do not lower the failing entries' error below 0.9 of
  * its best before the refinement of a row stops. Splitting a panel that hides
  * a feature first raises the estimate: on NNPDF's 196-point fit grid the
@@ -86,7 +91,7 @@ typedef struct ekoc_batch_engine {
   int32_t max_panels;            /* 1: no refinement */
   int32_t ref_nodes;             /* 2 n + 1 of the refinement rule */
   const double *ref_x, *ref_wk, *ref_wg;
-  double s_lo, s_hi;             /* [ln 2, ln(1 / cut)]: u in [0.5, 1 - cut] */
+  double s_lo, s_hi;             /* the tail variable's range: u in [0.5, 1 - cut] */
   ekoc_quad_progress *progress;  /* polled between splits, may be NULL */
 } ekoc_batch_engine;
 
