@@ -31,11 +31,12 @@ time interpolated on each code's accuracy-vs-time front (log-log).
 usage: EKOC_LIB=build/libekoc.so python3 perf/vs_hoppet.py [--cases nnlo_vfns,...]
            [--hoppet 0.2:-6,0.1:-6,...] [--ekoc 60:4:1e-5:10,...] [--ref-dy 0.025]
            [--physics eko|exact] [--ekoc-ref k0.1:6:1e-8:16:batch:oe]
-Settings: HOPPET dy:order, ekoc grid:degree:epsrel:iterations[:backend[:method]]
+Settings: HOPPET dy:order, ekoc grid:degree:epsrel:iterations[:backend[:method[:cut]]]
 with grid N (lambert grid of N points from 1e-7) or kDZ (the read-out x on the
 grid, steps <= DZ in ln(x/(1-x)), dense toward 1, as perf/lha.c's converged
 grid), backend batch (default) or adaptive, method ie (iterate-exact, default)
-or oe (ordered-exact). --physics eko (default) runs HOPPET with eko's NNLO
+or oe (ordered-exact), cut the Mellin cut (default eko's 0.05; at degree 6 and
+more the small-x b+ needs 0.01, perf/STATS.md). --physics eko (default) runs HOPPET with eko's NNLO
 choices (parametrised splitting functions, exact threshold terms), so that the
 codes solve the same equations up to eko's P_ns^(2)+ constant (perf/STATS.md);
 --ekoc-ref measures each code against its own converged run.
@@ -199,7 +200,7 @@ def interp_weights(xgrid, degree):
     return w
 
 
-def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie"):
+def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie", cut=0.05):
     """(cold_s, warm_s, failures, values[Q2, x, combo]); warm_s is None off the batch backend."""
     xgrid = ekoc_grid(grid)
     nx = len(xgrid)
@@ -214,7 +215,7 @@ def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie"):
     for _ in range(2 if backend == "batch" else 1):
         kw = dict(nspace_cache=cache) if cache is not None else {}
         t0 = time.process_time()
-        sol = ekoc.solve(theory, operator, backend, n_threads=1, progress=False, epsrel=epsrel, **kw)
+        sol = ekoc.solve(theory, operator, backend, n_threads=1, progress=False, epsrel=epsrel, mellin_cut=cut, **kw)
         out = sol.apply(f0)
         times.append(time.process_time() - t0)
     w = interp_weights(xgrid, degree)
@@ -289,7 +290,8 @@ def main():
     hsets = [(float(d), int(o)) for d, o in (s.split(":") for s in a.hoppet.split(","))]
     def parse_ekoc(s):
         f = s.split(":")
-        return (f[0], int(f[1]), float(f[2]), int(f[3]), f[4] if len(f) > 4 else "batch", f[5] if len(f) > 5 else "ie")
+        return (f[0], int(f[1]), float(f[2]), int(f[3]), f[4] if len(f) > 4 else "batch", f[5] if len(f) > 5 else "ie",
+                float(f[6]) if len(f) > 6 else 0.05)
 
     esets = [parse_ekoc(s) for s in a.ekoc.split(",")]
     eref = parse_ekoc(a.ekoc_ref) if a.ekoc_ref else None
@@ -328,12 +330,13 @@ def main():
             hp.append((ti + tv, tv, w))
             print(f"| HOPPET | dy={dy:g} order={order} | {w:.2e} | {m:.2e} | {where} | {ti + tv:.3f} "
                   f"({ti:.3f}+{tv:.3f}) | {tv:.3f} | - |", flush=True)
-        for grid, deg, eps, it, backend, method in es:
-            tc, tw, fails, v = run_ekoc(case, grid, deg, eps, it, backend, method)
+        for grid, deg, eps, it, backend, method, cut in es:
+            tc, tw, fails, v = run_ekoc(case, grid, deg, eps, it, backend, method, cut)
             w, m, where, _ = deviations(v, ref if eref_vals is None else eref_vals, a.tiny)
             ep.append((tc, tw, w))
             gname = f"knots dz {grid[1:]} ({len(ekoc_grid(grid))} pts)" if grid.startswith("k") else f"lambert {grid}"
             name = f"{gname} deg {deg} epsrel {eps:g} {METHODS[method]} {it}" + ("" if backend == "batch" else f" {backend}")
+            name += "" if cut == 0.05 else f" cut {cut:g}"
             print(f"| ekoc | {name} | {w:.2e} | {m:.2e} | {where} | {tc:.3f} | {fmt(tw, '.3f')} | {fails} |",
                   flush=True)
         summary[case] = (hp, ep)
