@@ -36,9 +36,9 @@ with grid N (lambert grid of N points from 1e-7) or kDZ (the read-out x on the
 grid, steps <= DZ in ln(x/(1-x)), dense toward 1, as perf/lha.c's converged
 grid), backend batch (default) or adaptive, method ie (iterate-exact, default)
 or oe (ordered-exact), cut the Mellin cut (default eko's 0.05; at degree 6 and
-more the small-x b+ needs 0.01, perf/STATS.md). --physics eko (default) runs HOPPET with eko's NNLO
-choices (parametrised splitting functions, exact threshold terms), so that the
-codes solve the same equations up to eko's P_ns^(2)+ constant (perf/STATS.md);
+more the small-x b+ needs 0.01, perf/STATS.md). --physics eko (default) runs
+HOPPET with eko's NNLO choices (parametrised splitting functions, exact
+threshold terms), so that the codes solve the same equations up to eko's P_ns^(2)+ constant (perf/STATS.md);
 --ekoc-ref measures each code against its own converged run.
 Exits 0 with a message when hoppet is not installed (pip install hoppet).
 """
@@ -141,6 +141,7 @@ def run_hoppet(case, dy, order):
 
 
 METHODS = {"ie": "iterate-exact", "oe": "ordered-exact"}
+EKO_MELLIN_CUT = 0.05  # eko's default mellin_cut: a setting's cut unless it gives one
 
 
 def knots_grid(dz):
@@ -200,7 +201,7 @@ def interp_weights(xgrid, degree):
     return w
 
 
-def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie", cut=0.05):
+def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie", cut=EKO_MELLIN_CUT):
     """(cold_s, warm_s, failures, values[Q2, x, combo]); warm_s is None off the batch backend."""
     xgrid = ekoc_grid(grid)
     nx = len(xgrid)
@@ -291,7 +292,7 @@ def main():
     def parse_ekoc(s):
         f = s.split(":")
         return (f[0], int(f[1]), float(f[2]), int(f[3]), f[4] if len(f) > 4 else "batch", f[5] if len(f) > 5 else "ie",
-                float(f[6]) if len(f) > 6 else 0.05)
+                float(f[6]) if len(f) > 6 else EKO_MELLIN_CUT)
 
     esets = [parse_ekoc(s) for s in a.ekoc.split(",")]
     eref = parse_ekoc(a.ekoc_ref) if a.ekoc_ref else None
@@ -336,7 +337,7 @@ def main():
             ep.append((tc, tw, w))
             gname = f"knots dz {grid[1:]} ({len(ekoc_grid(grid))} pts)" if grid.startswith("k") else f"lambert {grid}"
             name = f"{gname} deg {deg} epsrel {eps:g} {METHODS[method]} {it}" + ("" if backend == "batch" else f" {backend}")
-            name += "" if cut == 0.05 else f" cut {cut:g}"
+            name += "" if cut == EKO_MELLIN_CUT else f" cut {cut:g}"
             print(f"| ekoc | {name} | {w:.2e} | {m:.2e} | {where} | {tc:.3f} | {fmt(tw, '.3f')} | {fails} |",
                   flush=True)
         summary[case] = (hp, ep)
