@@ -97,8 +97,57 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_iterate(const ekoc_kernel_cfg *cfg, const
   return e;
 }
 
-/* The commutator [x, y] = x y - y x. */
-EKOC_HD ekoc_cmat2 ekoc_kernel_m2_comm(ekoc_cmat2 x, ekoc_cmat2 y) { return m2_sub(m2_mul(x, y), m2_mul(y, x)); }
+/* The commutator [x, y] = x y - y x of 2x2 matrices. Only the traceless
+ * parts contribute and the result is traceless: with d = m00 - m11,
+ *   [x, y]_00 = x01 y10 - y01 x10 = -[x, y]_11,
+ *   [x, y]_01 = y01 d_x - x01 d_y,   [x, y]_10 = x10 d_y - y10 d_x,
+ * six complex products instead of the sixteen of two matrix products. */
+EKOC_HD ekoc_cmat2 ekoc_kernel_m2_comm(ekoc_cmat2 x, ekoc_cmat2 y) {
+  ekoc_complex dx = c_sub(x.m[0], x.m[3]), dy = c_sub(y.m[0], y.m[3]);
+  ekoc_cmat2 r;
+  r.m[0] = c_sub(c_mul(x.m[1], y.m[2]), c_mul(y.m[1], x.m[2]));
+  r.m[1] = c_sub(c_mul(y.m[1], dx), c_mul(x.m[1], dy));
+  r.m[2] = c_sub(c_mul(x.m[2], dy), c_mul(y.m[2], dx));
+  r.m[3] = c_neg(r.m[0]);
+  return r;
+}
+
+/* exp(D) of a traceless 2x2 matrix D: cosh(z) 1 + sinh(z)/z D with
+ * z^2 = D00^2 + D01 D10 (the eigenvalues are +-z), from one complex
+ * exponential e^z (e^-z shares its sine and cosine); for |z^2| < 1e-6 the
+ * series of m2_exp. Returns 0 (*out untouched) when |Re z| > 300, where e^z
+ * alone could overflow while exp(M) of the full matrix does not: the caller
+ * then takes m2_exp of the full matrix. */
+EKOC_HD int ekoc_kernel_m2_exp_traceless(ekoc_cmat2 d, ekoc_cmat2 *out) {
+  ekoc_complex z2 = c_add(c_mul(d.m[0], d.m[0]), c_mul(d.m[1], d.m[2])), ch, sh;
+  if (c_abs2(z2) < 1e-12) { /* |z2| < 1e-6: the terms after z2^4 are below 1e-36 */
+    ch = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 40320.0),
+                                                                                      1.0 / 720.0)),
+                                                              1.0 / 24.0)),
+                                         0.5)),
+                    1.0);
+    sh = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 362880.0),
+                                                                                      1.0 / 5040.0)),
+                                                              1.0 / 120.0)),
+                                         1.0 / 6.0)),
+                    1.0);
+  } else {
+    ekoc_complex z = c_sqrt(z2), ep, em;
+    double ex, cs, sn;
+    if (fabs(z.re) > 300.0) return 0;
+    ex = exp(z.re);
+    cs = cos(z.im);
+    sn = sin(z.im);
+    ep = c_make(ex * cs, ex * sn);
+    em = c_make(cs / ex, -sn / ex);
+    ch = c_scale(c_add(ep, em), 0.5);
+    sh = c_div(c_sub(ep, em), c_scale(z, 2.0));
+  }
+  *out = m2_cscale(d, sh);
+  out->m[0] = c_add(out->m[0], ch);
+  out->m[3] = c_add(out->m[3], ch);
+  return 1;
+}
 
 /* ordered-exact (an ekoc method, not eko's; docs/physics.md §6.3): the same
  * path-ordered solution that iterate-exact approaches as its steps shrink,
@@ -113,31 +162,70 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_m2_comm(ekoc_cmat2 x, ekoc_cmat2 y) { return m2_s
  * E <- exp(Omega) E. In t the LO part of B (gamma^(0)/beta_0) is constant:
  * then alpha_2 = alpha_3 = 0 and Omega = h B exactly, at any step count;
  * only the a-dependent higher orders leave an error, falling as steps^-6
- * (iterate-exact's as steps^-2). */
+ * (iterate-exact's as steps^-2).
+ * Cost per N: B(a) = sum_i gamma^(i) a^i / sum_i beta_i a^i is linear in the
+ * gamma^(i) with N-independent weights, so each alpha is one weighted sum of
+ * the gamma^(i) (the weights of B_3 - B_1 subtracted as numbers: exactly 0 at
+ * LO); the commutators are traceless (ekoc_kernel_m2_comm) and so is Omega
+ * but for its trace part tau 1, tau = (tr alpha_1 + tr alpha_3/12)/2, which
+ * commutes with everything: E = exp(sum_k tau_k) prod_k exp(Omega_k - tau_k 1),
+ * one complex exponential per step (ekoc_kernel_m2_exp_traceless) and one
+ * at the end instead of two per step. */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_magnus(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
   const double node_offset = 0.38729833462074168852; /* sqrt(15)/10 */
   const double w_alpha2 = 1.2909944487358056284;     /* sqrt(15)/3 */
-  int32_t n = cfg->ev_op_iterations, k;
+  int32_t n = cfg->ev_op_iterations, order = cfg->order, k, q, i;
   ekoc_cmat2 e = m2_identity();
-  double tl = log(cfg->a0), h = (log(cfg->a1) - tl) / (double)n;
+  ekoc_complex tau_sum = c_real(0.0);
+  double h = (log(cfg->a1) - log(cfg->a0)) / (double)n;
+  double r_lo = exp(-node_offset * h), r_hi = exp(node_offset * h), r_step = exp(h);
+  double a_mid = cfg->a0 * exp(0.5 * h); /* then times e^h per step: k ulp at most, no exp per step */
   for (k = 0; k < n; ++k) {
-    double a_lo = exp(tl + (0.5 - node_offset) * h), a_mid = exp(tl + 0.5 * h);
-    double a_hi = exp(tl + (0.5 + node_offset) * h);
-    ekoc_cmat2 b1 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_lo), a_lo);
-    ekoc_cmat2 b2 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_mid), a_mid);
-    ekoc_cmat2 b3 = m2_scale(ekoc_kernel_singlet_generator(cfg, gamma, a_hi), a_hi);
-    ekoc_cmat2 alpha1 = m2_scale(b2, h);
-    ekoc_cmat2 alpha2 = m2_scale(m2_sub(b3, b1), w_alpha2 * h);
-    ekoc_cmat2 alpha3 = m2_scale(m2_add(m2_sub(b3, m2_scale(b2, 2.0)), b1), 10.0 * h / 3.0);
-    ekoc_cmat2 c1 = ekoc_kernel_m2_comm(alpha1, alpha2);
-    ekoc_cmat2 c2 = m2_scale(ekoc_kernel_m2_comm(alpha1, m2_add(m2_scale(alpha3, 2.0), c1)), -1.0 / 60.0);
-    ekoc_cmat2 left = m2_add(m2_sub(m2_scale(alpha1, -20.0), alpha3), c1);
-    ekoc_cmat2 omega = m2_add(m2_add(alpha1, m2_scale(alpha3, 1.0 / 12.0)),
-                              m2_scale(ekoc_kernel_m2_comm(left, m2_add(alpha2, c2)), 1.0 / 240.0));
-    e = m2_mul(m2_exp(omega), e);
-    tl += h;
+    double a[3], bsum[3], inv_all, wb[3][EKOC_MAX_ORDER];
+    ekoc_cmat2 alpha1 = m2_zero(), alpha2 = m2_zero(), alpha3 = m2_zero(), c1, c2, left, omega, step;
+    ekoc_complex tau;
+    a[0] = a_mid * r_lo;
+    a[1] = a_mid;
+    a[2] = a_mid * r_hi;
+    for (q = 0; q < 3; ++q) { /* wb[q][i]: the weight of gamma^(i) in B_q, before the division */
+      double pw = 1.0;
+      bsum[q] = 0.0;
+      for (i = 0; i < order; ++i) {
+        wb[q][i] = pw;
+        bsum[q] += cfg->beta[i] * pw;
+        pw *= a[q];
+      }
+    }
+    inv_all = 1.0 / (bsum[0] * bsum[1] * bsum[2]); /* one division for the three 1/bsum */
+    for (i = 0; i < order; ++i) {
+      wb[0][i] *= inv_all * (bsum[1] * bsum[2]);
+      wb[1][i] *= inv_all * (bsum[0] * bsum[2]);
+      wb[2][i] *= inv_all * (bsum[0] * bsum[1]);
+    }
+    for (i = 0; i < order; ++i) {
+      alpha1 = m2_add(alpha1, m2_scale(gamma[i], h * wb[1][i]));
+      alpha2 = m2_add(alpha2, m2_scale(gamma[i], w_alpha2 * h * (wb[2][i] - wb[0][i])));
+      alpha3 = m2_add(alpha3, m2_scale(gamma[i], 10.0 * h / 3.0 * ((wb[2][i] - 2.0 * wb[1][i]) + wb[0][i])));
+    }
+    c1 = ekoc_kernel_m2_comm(alpha1, alpha2);
+    c2 = m2_scale(ekoc_kernel_m2_comm(alpha1, m2_add(m2_scale(alpha3, 2.0), c1)), -1.0 / 60.0);
+    left = m2_add(m2_sub(m2_scale(alpha1, -20.0), alpha3), c1);
+    omega = m2_add(m2_add(alpha1, m2_scale(alpha3, 1.0 / 12.0)),
+                   m2_scale(ekoc_kernel_m2_comm(left, m2_add(alpha2, c2)), 1.0 / 240.0));
+    tau = c_scale(c_add(omega.m[0], omega.m[3]), 0.5);
+    omega.m[0] = c_sub(omega.m[0], tau);
+    omega.m[3] = c_sub(omega.m[3], tau);
+    if (ekoc_kernel_m2_exp_traceless(omega, &step)) {
+      tau_sum = c_add(tau_sum, tau);
+    } else { /* a huge eigenvalue gap: the full exponential of this step */
+      omega.m[0] = c_add(omega.m[0], tau);
+      omega.m[3] = c_add(omega.m[3], tau);
+      step = m2_exp(omega);
+    }
+    e = m2_mul(step, e);
+    a_mid *= r_step;
   }
-  return e;
+  return m2_cscale(e, c_exp(tau_sum));
 }
 
 /* The singlet R_k of docs/physics.md §6.3 step 1-2, k = 0..kmax-1 (kmax >= order):
