@@ -190,8 +190,8 @@ static void test_blockop_rotations(void **state) {
   for (a = 0; a < EKOC_NB; ++a) assert_true(ekoc_blockop_set_identity(&id, a, a));
   ekoc_basis_rotation(5, r);
   ekoc_basis_rotation_inverse(5, ri);
-  assert_true(ekoc_blockop_rotate_left(r, &id, &t1));
-  assert_true(ekoc_blockop_rotate_right(&t1, ri, &t2));
+  assert_true(ekoc_blockop_rotate_left(r, &id, &t1, 1));
+  assert_true(ekoc_blockop_rotate_right(&t1, ri, &t2, 1));
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b)
       for (x = 0; x < 16; ++x) {

@@ -264,48 +264,77 @@ int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop 
   return ok;
 }
 
-int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out) {
-  int i, j, k;
-  size_t n = a->nx, e;
+/* out[i][j] = sum_k w_k a_k (values) and sum_k |w_k| err_k (errors) over the
+ * n_terms contributing blocks in the given (increasing k) order, in one pass
+ * over the block: the first term written as 0 + w a (the bits of summing
+ * into a zeroed block, -0 included), the others added to it. */
+static void rotate_block(size_t n, int n_terms, const double *w, const double *const *val, const double *const *err,
+                         double *restrict out_val, double *restrict out_err) {
+  size_t e;
+  int t;
+  for (e = 0; e < n; ++e) {
+    out_val[e] = 0.0 + w[0] * val[0][e];
+    out_err[e] = 0.0 + fabs(w[0]) * err[0][e];
+  }
+  for (t = 1; t < n_terms; ++t) {
+    const double wt = w[t], aw = fabs(w[t]), *restrict v = val[t], *restrict er = err[t];
+    for (e = 0; e < n; ++e) {
+      out_val[e] += wt * v[e];
+      out_err[e] += aw * er[e];
+    }
+  }
+}
+
+/* The rotations: out = M A (left) or A M (right). Output blocks are
+ * independent and each sums its terms in increasing k, as the former serial
+ * loops did: threads over the output blocks (n_threads, 0: OpenMP's
+ * default), the same bits for any count. The blocks are allocated first, on
+ * the calling thread, so that a failure leaves nothing half-written. */
+static int rotate(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, int left, ekoc_blockop *out,
+                  int n_threads) {
+  int ij, ok = 1;
+  size_t n = a->nx;
+  (void)n_threads; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
   ekoc_blockop_clear(out);
   out->nx = n;
-  for (i = 0; i < EKOC_NB; ++i)
+  for (ij = 0; ij < EKOC_NB * EKOC_NB && ok; ++ij) {
+    int i = ij / EKOC_NB, j = ij % EKOC_NB, k, any = 0;
+    for (k = 0; k < EKOC_NB && !any; ++k)
+      any = left ? m[i][k] != 0.0 && a->val[k][j] != NULL : a->val[i][k] != NULL && m[k][j] != 0.0;
+    if (any) ok = alloc_block_(out, i, j, 0); /* written whole by rotate_block */
+  }
+  if (!ok) {
+    ekoc_blockop_clear(out);
+    return 0;
+  }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(n_threads > 0 ? n_threads : omp_get_max_threads())
+  for (ij = 0; ij < EKOC_NB * EKOC_NB; ++ij) {
+    int i = ij / EKOC_NB, j = ij % EKOC_NB, k, terms = 0;
+    double w[EKOC_NB];
+    const double *val[EKOC_NB], *err[EKOC_NB];
+    if (!out->val[i][j]) continue;
     for (k = 0; k < EKOC_NB; ++k) {
-      double w = m[i][k];
-      if (w == 0.0) continue;
-      for (j = 0; j < EKOC_NB; ++j) {
-        if (!a->val[k][j]) continue;
-        if (!alloc_block(out, i, j)) return 0;
-        for (e = 0; e < n * n; ++e) {
-          out->val[i][j][e] += w * a->val[k][j][e];
-          out->err[i][j][e] += fabs(w) * a->err[k][j][e];
-        }
-      }
+      const double wk = left ? m[i][k] : m[k][j];
+      const int ai = left ? k : i, aj = left ? j : k;
+      if (wk == 0.0 || !a->val[ai][aj]) continue;
+      w[terms] = wk;
+      val[terms] = a->val[ai][aj];
+      err[terms++] = a->err[ai][aj];
     }
+    rotate_block(n * n, terms, w, val, err, out->val[i][j], out->err[i][j]);
+  }
   refresh_flags(out);
   return 1;
 }
 
-int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKOC_NB], ekoc_blockop *out) {
-  int i, j, k;
-  size_t n = a->nx, e;
-  ekoc_blockop_clear(out);
-  out->nx = n;
-  for (i = 0; i < EKOC_NB; ++i)
-    for (k = 0; k < EKOC_NB; ++k) {
-      if (!a->val[i][k]) continue;
-      for (j = 0; j < EKOC_NB; ++j) {
-        double w = m[k][j];
-        if (w == 0.0) continue;
-        if (!alloc_block(out, i, j)) return 0;
-        for (e = 0; e < n * n; ++e) {
-          out->val[i][j][e] += w * a->val[i][k][e];
-          out->err[i][j][e] += fabs(w) * a->err[i][k][e];
-        }
-      }
-    }
-  refresh_flags(out);
-  return 1;
+int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out,
+                             int n_threads) {
+  return rotate(m, a, 1, out, n_threads);
+}
+
+int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKOC_NB], ekoc_blockop *out,
+                              int n_threads) {
+  return rotate(m, a, 0, out, n_threads);
 }
 
 int ekoc_blockop_copy(ekoc_blockop *dst, const ekoc_blockop *src) {

@@ -37,9 +37,13 @@ int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b);
  * not depend on it. Returns 0 on no memory. */
 int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out, int n_threads);
 /* out = M * A (M a constant 14x14 matrix acting on basis elements), and
- * out = A * M. Errors are rotated with |M|. Returns 0 on no memory. */
-int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out);
-int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKOC_NB], ekoc_blockop *out);
+ * out = A * M. Errors are rotated with |M|. n_threads (0: OpenMP's default)
+ * work on separate output blocks; the bits do not depend on it. Returns 0 on
+ * no memory (out is then empty). */
+int ekoc_blockop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, ekoc_blockop *out,
+                             int n_threads);
+int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKOC_NB], ekoc_blockop *out,
+                              int n_threads);
 /* dst = a deep copy of src (dst's blocks are freed first). Returns 0 on no memory. */
 int ekoc_blockop_copy(ekoc_blockop *dst, const ekoc_blockop *src);
 /* Moves src into dst (dst's blocks are freed, src becomes empty). */

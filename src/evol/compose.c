@@ -85,9 +85,9 @@ static int apply_matching(const ekoc_plan_step *st, const ekoc_blockop *part, ek
   ekoc_compose_matching_rotation(st, m);
   if (st->kind == EKOC_STEP_FORWARD) { /* B_lo -> (OME) -> B_lo -> rotate -> B_hi */
     ok &= ekoc_blockop_mul(part, cur, tmp, n_threads);
-    ok &= ekoc_blockop_rotate_left(m, tmp, tmp2);
+    ok &= ekoc_blockop_rotate_left(m, tmp, tmp2, n_threads);
   } else { /* B_hi -> rotate -> B_lo -> (inverse OME) */
-    ok &= ekoc_blockop_rotate_left(m, cur, tmp);
+    ok &= ekoc_blockop_rotate_left(m, cur, tmp, n_threads);
     ok &= ekoc_blockop_mul(part, tmp, tmp2, n_threads);
   }
   ekoc_blockop_move(cur, tmp2);
