@@ -149,6 +149,41 @@ static void test_towers_equal_cpu_evaluator(void **state) {
   assert_true(checked > 10000);
 }
 
+/* ekoc_nspace_from_towers (the batch driver's: the ordered-exact singlet
+ * kernel for groups of points at once) equals ekoc_nspace_from_tower point by
+ * point bitwise: every method (ordered-exact takes the grouped path), order
+ * and scale-variation mode, both families, a count that leaves a short last
+ * group, and strided towers and outputs. */
+static void test_from_towers_equal_per_point(void **state) {
+  double nre[NP], nim[NP], scratch[EKOC_NSPACE_TOWER_SCRATCH(NP)];
+  ekoc_complex tower[NP * EKOC_NSPACE_MAX_TOWER], many[NP * (EKOC_NSPACE_MAX_ELEMENTS + 1)];
+  int fam, order, method, sv, p, e, checked = 0;
+  const size_t count = NP - 3, out_stride = EKOC_NSPACE_MAX_ELEMENTS + 1;
+  (void)state;
+  test_points(nre, nim);
+  for (fam = 0; fam < 2; ++fam)
+    for (order = 1; order <= 3; ++order)
+      for (method = 0; method < EKOC_METHOD_COUNT; ++method)
+        for (sv = 0; sv <= 2; ++sv) {
+          ekoc_nspace_config c;
+          size_t len;
+          cfg_make(&c, EKOC_KIND_EVOLUTION, fam, order, 3 + (method + order) % 4, method, sv, 0);
+          len = (size_t)ekoc_nspace_tower_len(&c);
+          assert_int_equal(ekoc_nspace_towers(&c, NP, nre, nim, scratch, tower), EKOC_OK);
+          assert_int_equal(ekoc_nspace_from_towers(&c, count, tower, len, many, out_stride), count);
+          for (p = 0; p < (int)count; ++p) {
+            ekoc_complex one[EKOC_NSPACE_MAX_ELEMENTS];
+            assert_true(ekoc_nspace_from_tower(&c, tower + (size_t)p * len, one));
+            for (e = 0; e < ekoc_nspace_family_size(&c); ++e, ++checked)
+              if (memcmp(&one[e], &many[(size_t)p * out_stride + e], sizeof one[e]) != 0)
+                fail_msg("family %d order %d method %d sv %d point %d element %d: (%.17g,%.17g) vs (%.17g,%.17g)", fam,
+                         order, method, sv, p, e, one[e].re, one[e].im, many[(size_t)p * out_stride + e].re,
+                         many[(size_t)p * out_stride + e].im);
+          }
+        }
+  assert_true(checked > 5000);
+}
+
 /* A bad N reaches ekore's domain check through the batch call; for one point
  * the message names N. */
 static void test_towers_bad_point(void **state) {
@@ -398,6 +433,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_towers_equal_single_point_ekore),
       cmocka_unit_test(test_towers_equal_cpu_evaluator),
+      cmocka_unit_test(test_from_towers_equal_per_point),
       cmocka_unit_test(test_towers_bad_point),
       cmocka_unit_test(test_kernels_equal_cpu_batch),
       cmocka_unit_test(test_gpu_backend_or_skip),

@@ -3,7 +3,9 @@
  * commutator against x y - y x, and the exponential of a traceless matrix
  * (one complex exponential) against m2_exp of the same matrix, on random
  * matrices of every size the Magnus steps meet, the series branch near
- * coinciding eigenvalues, and the refusal above |Re z| = 300. */
+ * coinciding eigenvalues, and the refusal above |Re z| = 300; and the
+ * grouped kernel (ad/kernel_magnus_batch.h) against the scalar one, bit for
+ * bit, with the scalar kernel's special branches mixed into one group. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,9 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
+#include "ad/kernel_magnus_batch.h"
 #include "ad/kernel_singlet.h"
 #include "kernel_test_math.h"
 
@@ -80,11 +85,54 @@ static void test_traceless_exp_refuses_huge_gap(void **state) {
   assert_true(fabs(out.m[0].re / exp(299.0) - 1.0) < 1e-13);
 }
 
+/* ekoc_kernel_magnus_batch equals ekoc_kernel_singlet_magnus bitwise: orders
+ * 2..4, 1..12 steps, rising and falling couplings, counts that leave short
+ * groups, and in the same groups points of ordinary size, tiny ones (the
+ * series branch of the step exponential) and huge ones (an eigenvalue gap
+ * above 300: the full m2_exp). */
+static void test_batch_equals_scalar(void **state) {
+  enum { MAXP = 29 };
+  uint64_t s = 11;
+  int trial, checked = 0, special = 0;
+  (void)state;
+  for (trial = 0; trial < 60; ++trial) {
+    ekoc_kernel_cfg c;
+    ekoc_cmat2 gamma[MAXP][EKOC_MAX_ORDER], out[MAXP];
+    size_t count = 1 + (size_t)(trial % MAXP), p;
+    int i;
+    memset(&c, 0, sizeof c);
+    c.order = 2 + trial % 3;
+    c.method = EKOC_METHOD_ORDERED_EXACT;
+    c.ev_op_iterations = 1 + trial % 12;
+    c.ev_op_max_order = 10;
+    c.beta[0] = 8.0 + uniform(&s);
+    c.beta[1] = 60.0 + 10.0 * uniform(&s);
+    c.beta[2] = 400.0 * (1.0 + uniform(&s));
+    c.beta[3] = 3000.0 * (1.0 + uniform(&s));
+    c.a0 = trial % 2 ? 0.028 : 0.009;
+    c.a1 = trial % 2 ? 0.009 : 0.028;
+    for (p = 0; p < count; ++p) {
+      double scale = p % 5 == 3 ? 1e-10 : p % 7 == 4 ? 3e5 : 10.0;
+      for (i = 0; i < c.order; ++i) gamma[p][i] = random_m2(&s, scale * pow(3.0, i));
+    }
+    ekoc_kernel_magnus_batch(&c, count, &gamma[0][0], EKOC_MAX_ORDER, out);
+    for (p = 0; p < count; ++p, ++checked) {
+      ekoc_cmat2 one = ekoc_kernel_singlet_magnus(&c, gamma[p]);
+      if (memcmp(&one, &out[p], sizeof one) != 0)
+        fail_msg("trial %d point %zu: (%.17g,%.17g) vs (%.17g,%.17g)", trial, p, one.m[0].re, one.m[0].im,
+                 out[p].m[0].re, out[p].m[0].im);
+      special += p % 5 == 3 || p % 7 == 4;
+    }
+  }
+  assert_true(checked > 800 && special > 200);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_commutator_six_products),
       cmocka_unit_test(test_traceless_exp),
       cmocka_unit_test(test_traceless_exp_refuses_huge_gap),
+      cmocka_unit_test(test_batch_equals_scalar),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,6 +279,15 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
  * allocation. */
 int ekoc_nspace_eval(const ekoc_nspace_cfg *cfg, ekoc_complex n, ekoc_complex *out);
 
+/* ekoc_nspace_from_tower for `count` points: out[p * out_stride + e] from
+ * tower[p * tower_stride + t], with the same bits. The ordered-exact singlet
+ * evolution takes its Magnus steps for groups of points at once
+ * (ad/kernel_magnus_batch.h); every other family point by point. Returns the
+ * number of points done: count, or the index of a point whose backward-exact
+ * matching matrix is singular (then points from there on are not written). */
+size_t ekoc_nspace_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const ekoc_complex *tower,
+                               size_t tower_stride, ekoc_complex *out, size_t out_stride);
+
 /* Validates an N3LO anomalous-dimension choice (eko's n3lo_ad_variation and
  * use_fhmruvv): EKOC_OK, or EKOC_ERR_INVALID_ARGUMENT naming `field` and the
  * entry out of its range (the ranges are the crate's, as eko's). */

@@ -101,6 +101,7 @@ void ekoc_batch_eval_scratch_free(ekoc_batch_eval_scratch *sc) {
   free(sc->tower);
   free(sc->wk);
   free(sc->p);
+  free(sc->vals);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -112,7 +113,8 @@ int ekoc_batch_eval_scratch_alloc(ekoc_batch_eval_scratch *sc, size_t max_nodes,
   sc->tower = malloc(max_nodes * EKOC_NSPACE_MAX_TOWER * sizeof(ekoc_complex));
   sc->wk = malloc(2 * max_nodes * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
   sc->p = malloc(2 * nx * sizeof(ekoc_complex));
-  if (!sc->n_re || !sc->dn || !sc->tscratch || !sc->tower || !sc->wk || !sc->p) {
+  sc->vals = malloc(max_nodes * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
+  if (!sc->n_re || !sc->dn || !sc->tscratch || !sc->tower || !sc->wk || !sc->p || !sc->vals) {
     ekoc_batch_eval_scratch_free(sc);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the row scratch (%zu nodes, nx=%zu)", max_nodes,
                       nx);
@@ -185,15 +187,23 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
     rc = ekoc_nspace_towers(fp->cfg, (size_t)count, sc->n_re, sc->n_im, sc->tscratch, sc->tower);
     if (rc != EKOC_OK) return rc;
   }
+  { /* the family's elements at every evaluated node: [c][EKOC_NSPACE_MAX_ELEMENTS] */
+    size_t len = (size_t)fp->len, done;
+    const ekoc_complex *first = tower;
+    size_t stride = len;
+    if (probes_only && towers) { /* the probes among all nodes' towers */
+      first = towers + (size_t)(EKOC_BATCH_PROBE_STRIDE / 2) * len;
+      stride = (size_t)EKOC_BATCH_PROBE_STRIDE * len;
+    }
+    done = ekoc_nspace_from_towers(fp->cfg, (size_t)count, first, stride, sc->vals, EKOC_NSPACE_MAX_ELEMENTS);
+    if (done < (size_t)count)
+      return ekoc_error(EKOC_ERR_NUMERICAL, "matching matrix at N=(%g,%g) is singular (backward exact inversion)",
+                        sc->n_re[done], sc->n_im[done]);
+  }
   for (m = 0, c = 0; m < n; ++m) {
-    ekoc_complex vals[EKOC_NSPACE_MAX_ELEMENTS];
-    const ekoc_complex *tw;
+    const ekoc_complex *vals = sc->vals + (size_t)c * EKOC_NSPACE_MAX_ELEMENTS;
     w_all += nodes->w[m];
     if (probes_only && !is_probe(m)) continue;
-    tw = tower + (size_t)(towers || !probes_only ? m : c) * (size_t)fp->len;
-    if (!ekoc_nspace_from_tower(fp->cfg, tw, vals))
-      return ekoc_error(EKOC_ERR_NUMERICAL, "matching matrix at N=(%g,%g) is singular (backward exact inversion)",
-                        sc->n_re[c], sc->n_im[c]);
     for (e = 0; e < ne; ++e) {
       sc->wk[c * ne + e] = ekoc_batch_weight(vals[fp->element[e]], fp->subtract[e], sc->dn[c], nodes->w[m]);
       sc->wgs[c * ne + e] = ekoc_batch_weight(vals[fp->element[e]], fp->subtract[e], sc->dn[c], nodes->wg[m]);

@@ -108,6 +108,7 @@ typedef struct ekoc_batch_eval_scratch {
   ekoc_complex *dn;         /* [node] */
   double *tscratch;         /* EKOC_NSPACE_TOWER_SCRATCH(max_nodes) */
   ekoc_complex *tower;      /* [node][EKOC_NSPACE_MAX_TOWER] */
+  ekoc_complex *vals;       /* [node][EKOC_NSPACE_MAX_ELEMENTS]: the family's elements */
   ekoc_complex *wk, *wgs;   /* [node][element]: Kronrod and Gauss weighted elements */
   ekoc_complex *p, *p2;     /* [j]: basis transforms at one node, and the probe's shifted ones */
   ekoc_batch_accumulate_fn accumulate; /* baseline or AVX2 build of the same sums */
