@@ -202,7 +202,7 @@ static size_t driver_bytes(const ekoc_request *rq, int threads, int unified) {
    * its default budget */
   per_thread = sat_mul(nodes, 2 * sizeof(double) + sizeof(ekoc_complex) + 2 * EKOC_NSPACE_MAX_RAW * sizeof(double) +
                                   EKOC_NSPACE_MAX_TOWER * sizeof(ekoc_complex) +
-                                  2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
+                                  3 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex)); /* elements, wk, wg */
   per_thread = sat_add(per_thread, sat_mul(nx, 2 * EKOC_NSPACE_MAX_ELEMENTS * sizeof(double) + sizeof(ekoc_complex)));
   cache = sat_add(sat_mul3(sat_mul(nx, nx), nodes, 2 * sizeof(ekoc_complex)),
                   sat_mul3(sat_mul(nx, nodes), 16 * MAX_TOWER, sizeof(ekoc_complex)));
