@@ -390,6 +390,42 @@ static void test_batch_threads_bitwise(void **state) {
   job_free(&y);
 }
 
+/* Jobs integrated together (ekoc_quad_run_batch_jobs: row by row over the
+ * jobs) get the bits and failure counts they get one at a time; a job on
+ * another grid is refused. */
+static void test_batch_jobs_together(void **state) {
+  job_data one[2], many[2];
+  const ekoc_quad_job *jobs[2];
+  ekoc_quad_settings s = settings(1e-5, 100, 2);
+  size_t nf_one[2], nf_many[2] = {77, 77};
+  int q, e;
+  (void)state;
+  for (q = 0; q < 2; ++q) {
+    job_make(&one[q], q); /* an evolution and a matching */
+    job_make(&many[q], q);
+    assert_int_equal(ekoc_quad_run_batch(&one[q].job, &s, &nf_one[q]), EKOC_OK);
+  }
+  jobs[0] = &many[0].job;
+  jobs[1] = &many[1].job;
+  assert_int_equal(ekoc_quad_run_batch_jobs(jobs, 2, &s, nf_many), EKOC_ERR_INVALID_ARGUMENT); /* two grids */
+  assert_non_null(strstr(ekoc_last_error(), "another grid"));
+  assert_true(nf_many[0] == 77 && nf_many[1] == 77);
+  many[1].job.interp = many[0].interp; /* the same grid: the same basis */
+  assert_int_equal(ekoc_quad_run_batch_jobs(jobs, 2, &s, nf_many), EKOC_OK);
+  for (q = 0; q < 2; ++q) {
+    assert_int_equal(nf_many[q], nf_one[q]);
+    for (e = 0; e < one[q].job.n_elements; ++e) {
+      assert_memory_equal(one[q].val[e], many[q].val[e], NX * NX * sizeof(double));
+      assert_memory_equal(one[q].err[e], many[q].err[e], NX * NX * sizeof(double));
+      assert_memory_equal(one[q].failed[e], many[q].failed[e], NX * NX);
+    }
+  }
+  for (q = 0; q < 2; ++q) {
+    job_free(&one[q]);
+    job_free(&many[q]);
+  }
+}
+
 static void test_batch_bad_input(void **state) {
   job_data d;
   ekoc_quad_settings s = settings(1e-5, 100, 1);
@@ -418,6 +454,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kronrod_exactness),   cmocka_unit_test(test_kronrod_vs_gsl),
       cmocka_unit_test(test_rule_alloc),          cmocka_unit_test(test_basis_all_bitwise),
+      cmocka_unit_test(test_batch_jobs_together),
       cmocka_unit_test(test_batch_vs_adaptive_evolution), cmocka_unit_test(test_batch_vs_adaptive_matching),
       cmocka_unit_test(test_batch_error_estimate), cmocka_unit_test(test_batch_threads_bitwise), cmocka_unit_test(test_batch_bad_input),
   };

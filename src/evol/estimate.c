@@ -10,6 +10,7 @@
 #include "ad/nspace.h" /* EKOC_NSPACE_MAX_ELEMENTS, EKOC_MAX_MATCHING_ORDER */
 #include "evol/compose.h"
 #include "evol/estimate.h"
+#include "evol/run.h"
 #include "evol/threads.h"
 #include "quad/job.h"       /* EKOC_JOB_MAX_ELEMENTS */
 #include "quad/workspace.h" /* the adaptive driver's per-thread workspace */
@@ -173,8 +174,17 @@ static size_t parts_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t
   matchings = (size_t)(up + down);
   bytes = sat_mul3(sat_add(sat_mul(segments, (size_t)segment_blocks), sat_mul(matchings, (size_t)matching_blocks)), block, 2);
   bytes = sat_add(bytes, sat_mul(sat_add(segments, matchings), sizeof(ekoc_plan_job)));
-  /* the element matrices of one part: 13 for QCD (as before QED), 24 with QED */
-  return sat_add(bytes, sat_mul3(unified ? EKOC_JOB_MAX_ELEMENTS : 13, nx2, 2 * sizeof(double) + 1));
+  /* the element matrices of the parts integrated at once (13 per part for QCD,
+   * 24 with QED): one, or with the batch backend a group (evol/run.h) */
+  {
+    size_t one = sat_mul3(unified ? EKOC_JOB_MAX_ELEMENTS : 13, nx2, 2 * sizeof(double) + 1), group = one;
+    if (rq->backend == EKOC_BACKEND_BATCH) {
+      size_t parts = sat_add(segments, matchings), n = parts < EKOC_RUN_GROUP_JOBS ? parts : EKOC_RUN_GROUP_JOBS;
+      group = sat_mul(n ? n : 1, one);
+      if (group > EKOC_RUN_GROUP_BYTES) group = one > EKOC_RUN_GROUP_BYTES ? one : EKOC_RUN_GROUP_BYTES;
+    }
+    return sat_add(bytes, group);
+  }
 }
 
 /* The quadrature driver of the request's backend with `threads` workers. */

@@ -1,6 +1,7 @@
-/* run.c: one plan part at a time, its elements (non-singlet and singlet
+/* run.c: the plan's parts, their elements (non-singlet and singlet
  * entries of the evolution kernel or of the matching) integrated by the
- * chosen driver and placed into its block operator (run.h). */
+ * chosen driver and placed into their block operators (run.h): one part at
+ * a time, or with the batch backend groups of consecutive parts row by row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,6 +349,19 @@ static int assemble_taint(ekoc_plan_job *j, int unified, size_t nx, part_element
   return assemble_job(j, unified, &j->taint, nx, el);
 }
 
+/* Part j's elements after their integrals (failed of them missed their
+ * tolerance): j->op, j->taint when some failed, the counts. */
+static int finish_job(ekoc_plan_job *j, run_context *ctx, part_elements *el, size_t failed, size_t *n_failed) {
+  size_t nx = ctx->interp->n;
+  int rc = assemble_job(j, ctx->unified, &j->op, nx, el);
+  if (rc == EKOC_OK && failed > 0) rc = assemble_taint(j, ctx->unified, nx, el);
+  if (rc == EKOC_OK) {
+    j->n_failed = failed;
+    *n_failed += failed;
+  }
+  return rc;
+}
+
 /* j->op (and j->taint when an integral failed) of one part; identity parts
  * need no integration. */
 static int run_job(ekoc_plan_job *j, run_context *ctx, size_t *n_failed) {
@@ -361,13 +375,45 @@ static int run_job(ekoc_plan_job *j, run_context *ctx, size_t *n_failed) {
     for (e = 0; e < el.n; ++e) unity_element(nx, el.map[e].diagonal, el.val[e]);
   else if (rc == EKOC_OK)
     rc = integrate_part(j, ctx, &el, &failed);
-  if (rc == EKOC_OK) {
-    rc = assemble_job(j, ctx->unified, &j->op, nx, &el);
-    if (rc == EKOC_OK && failed > 0) rc = assemble_taint(j, ctx->unified, nx, &el);
-    j->n_failed = failed;
-    *n_failed += failed;
-  }
+  if (rc == EKOC_OK) rc = finish_job(j, ctx, &el, failed, n_failed);
   elements_free(&el);
+  return rc;
+}
+
+/* The bytes of part j's element matrices. */
+static size_t job_element_bytes(const ekoc_plan_job *j, size_t nx) {
+  element_map map[EKOC_JOB_MAX_ELEMENTS];
+  return (size_t)job_elements(j, map) * nx * nx * (2 * sizeof(double) + sizeof(uint8_t));
+}
+
+/* Parts jobs[0..n-1] (none an identity) integrated together by the batch
+ * driver (ekoc_quad_run_batch_jobs), then each finished as run_job does. */
+static int run_job_group(ekoc_plan_job *jobs, size_t n, run_context *ctx, size_t *n_failed) {
+  part_elements el[EKOC_RUN_GROUP_JOBS];
+  ekoc_quad_job qj[EKOC_RUN_GROUP_JOBS];
+  const ekoc_quad_job *integrate[EKOC_RUN_GROUP_JOBS];
+  size_t failed[EKOC_RUN_GROUP_JOBS], nx = ctx->interp->n, i, m = 0, slot[EKOC_RUN_GROUP_JOBS];
+  ekoc_quad_settings qs;
+  int rc = EKOC_OK;
+  memset(el, 0, sizeof el);
+  for (i = 0; i < n && rc == EKOC_OK; ++i) {
+    el[i].n = job_elements(&jobs[i], el[i].map);
+    failed[i] = 0;
+    rc = elements_alloc(&el[i], nx);
+    if (rc == EKOC_OK) rc = quad_job_fill(&jobs[i], ctx->interp, &el[i], &qj[i]);
+    if (rc == EKOC_OK && qj[i].n_elements > 0) { /* parts whose elements are all constants need no integral */
+      slot[m] = i;
+      integrate[m++] = &qj[i];
+    }
+  }
+  quad_settings(ctx, &qs);
+  if (rc == EKOC_OK && m > 0) {
+    size_t got[EKOC_RUN_GROUP_JOBS];
+    rc = ekoc_quad_run_batch_jobs(integrate, m, &qs, got);
+    for (i = 0; rc == EKOC_OK && i < m; ++i) failed[slot[i]] = got[i];
+  }
+  for (i = 0; rc == EKOC_OK && i < n; ++i) rc = finish_job(&jobs[i], ctx, &el[i], failed[i], n_failed);
+  for (i = 0; i < n; ++i) elements_free(&el[i]);
   return rc;
 }
 
@@ -424,13 +470,20 @@ int ekoc_run_parts(ekoc_plan *p, const ekoc_interp *interp, const ekoc_request *
     ekoc_quad_progress_init(&ctx.progress, rq->progress, rq->progress_data, rows);
   }
   rc = take_nspace_cache(rq, interp, ctx.progress.total, &ctx.nspace_cache, &own_cache);
-  for (i = 0; rc == EKOC_OK && i < p->n_jobs; ++i) {
-    char name[EKOC_PROFILE_NAME_LEN];
+  for (i = 0; rc == EKOC_OK && i < p->n_jobs;) {
     uint64_t ts = ekoc_profile_now_ns(prof);
-    rc = run_job(&p->jobs[i], &ctx, n_failed);
-    if (rc != EKOC_OK) break;
-    part_name(&p->jobs[i], name, sizeof name);
-    ekoc_profile_stage(prof, name, ts);
+    size_t n = 1, q, bytes = job_element_bytes(&p->jobs[i], rq->nx);
+    if (rq->backend == EKOC_BACKEND_BATCH && !p->jobs[i].unity) /* consecutive parts with integrals, bounded */
+      while (i + n < p->n_jobs && n < EKOC_RUN_GROUP_JOBS && !p->jobs[i + n].unity &&
+             bytes + job_element_bytes(&p->jobs[i + n], rq->nx) <= EKOC_RUN_GROUP_BYTES)
+        bytes += job_element_bytes(&p->jobs[i + n++], rq->nx);
+    rc = n == 1 ? run_job(&p->jobs[i], &ctx, n_failed) : run_job_group(&p->jobs[i], n, &ctx, n_failed);
+    for (q = 0; rc == EKOC_OK && q < n; ++q) { /* parts of a group share its span */
+      char name[EKOC_PROFILE_NAME_LEN];
+      part_name(&p->jobs[i + q], name, sizeof name);
+      ekoc_profile_stage(prof, name, ts);
+    }
+    i += n;
   }
   ekoc_nspace_cache_release(ctx.nspace_cache); /* the parts are done */
   ekoc_nspace_cache_free(own_cache);

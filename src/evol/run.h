@@ -9,9 +9,17 @@
 #include "ekoc.h"
 #include "evol/plan.h"
 
+/* The batch backend integrates consecutive parts that need integrals
+ * together, row by row (ekoc_quad_run_batch_jobs): at most this many, and
+ * their element matrices within EKOC_RUN_GROUP_BYTES (a single part is
+ * always allowed its own). */
+#define EKOC_RUN_GROUP_JOBS 8
+#define EKOC_RUN_GROUP_BYTES ((size_t)128 << 20)
+
 /* Fills p->jobs[i].op for every job (and .taint for those with integrals
  * that missed their tolerance), in job order, recording one profile stage
- * per part. The batch backend shares one N-space cache among the parts: the
+ * per part (parts integrated together record the span of their group). The
+ * batch backend shares one N-space cache among the parts: the
  * request's when it can be bound, else its own when several parts use it.
  * *n_failed is increased by the integrals that missed their tolerance.
  * Errors: those of the drivers (EKOC_ERR_CANCELLED by the progress callback

@@ -126,67 +126,101 @@ static int batch_row(const ekoc_quad_job *job, const ekoc_batch_engine *eng, con
   return EKOC_OK;
 }
 
-int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
-  ekoc_quad_fatal fatal;
+/* What one job of ekoc_quad_run_batch_jobs runs with. */
+typedef struct batch_job_setup {
   ekoc_batch_family plans[2];
   ekoc_batch_engine eng;
+  double *table; /* its allocation also holds the refinement rule */
+  batch_family_cache fc[2];
+} batch_job_setup;
+
+int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, const ekoc_quad_settings *s,
+                             size_t *n_failed) {
+  ekoc_quad_fatal fatal;
+  batch_job_setup *js;
+  size_t *total = NULL;
   const ekoc_batch_rule *rule;
   ekoc_batch_rule *own_rule = NULL;
-  batch_family_cache fc[2];
-  double *table;
   long nx;
+  size_t i;
   int32_t f;
-  int n_threads, rc;
-  size_t failed_total;
-  if (!job || !s || !n_failed || !job->interp)
-    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: job, settings, n_failed and job->interp are required");
-  rc = ekoc_batch_job_setup(job, s, plans, &eng, &table);
-  if (rc != EKOC_OK) return rc;
+  int n_threads, rc = EKOC_OK;
+  if (!jobs || !s || !n_failed || n_jobs == 0)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: jobs, settings and n_failed are required");
+  for (i = 0; i < n_jobs; ++i) {
+    if (!jobs[i] || !jobs[i]->interp)
+      return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: job %zu or its interp is NULL", i);
+    if (jobs[i]->interp != jobs[0]->interp)
+      return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_quad_run_batch: job %zu is on another grid than job 0", i);
+  }
+  js = calloc(n_jobs, sizeof *js);
+  if (!js) return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for %zu jobs", n_jobs);
+  for (i = 0; i < n_jobs && rc == EKOC_OK; ++i)
+    rc = ekoc_batch_job_setup(jobs[i], s, js[i].plans, &js[i].eng, &js[i].table);
   rule = s->nspace_cache ? ekoc_nspace_cache_rule(s->nspace_cache) : NULL; /* the cache's key has this rule */
-  if (!rule) {
+  if (rc == EKOC_OK && !rule) {
     rc = ekoc_batch_rule_alloc(s->batch_panels, s->batch_points, s->cut, &own_rule);
-    if (rc != EKOC_OK) {
-      free(table);
-      return rc;
-    }
     rule = own_rule;
   }
-  nx = (long)job->interp->n;
-  memset(fc, 0, sizeof fc);
-  if (s->nspace_cache) /* bound by the caller to this grid and rule */
-    for (f = 0; f < job->n_families; ++f) {
-      fc[f].basis = ekoc_nspace_cache_basis(s->nspace_cache, plans[f].singlet_like, &fc[f].basis_ready,
-                                            &fc[f].basis_radius);
-      fc[f].tower = ekoc_nspace_cache_towers(s->nspace_cache, plans[f].cfg, &fc[f].tower_ready, &fc[f].tower_radius);
-      fc[f].panels = ekoc_nspace_cache_panels(s->nspace_cache, plans[f].singlet_like, plans[f].cfg, eng.ref_nodes);
-    }
+  nx = (long)jobs[0]->interp->n;
+  if (rc == EKOC_OK && s->nspace_cache) /* bound by the caller to this grid and rule */
+    for (i = 0; i < n_jobs; ++i)
+      for (f = 0; f < jobs[i]->n_families; ++f) {
+        const ekoc_batch_family *pl = &js[i].plans[f];
+        batch_family_cache *fc = &js[i].fc[f];
+        fc->basis = ekoc_nspace_cache_basis(s->nspace_cache, pl->singlet_like, &fc->basis_ready, &fc->basis_radius);
+        fc->tower = ekoc_nspace_cache_towers(s->nspace_cache, pl->cfg, &fc->tower_ready, &fc->tower_radius);
+        fc->panels = ekoc_nspace_cache_panels(s->nspace_cache, pl->singlet_like, pl->cfg, js[i].eng.ref_nodes);
+      }
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
   (void)n_threads; /* used by the OpenMP pragma only */
   fatal.status = EKOC_OK;
   fatal.message[0] = '\0';
-  failed_total = 0;
-#pragma omp parallel num_threads(n_threads) reduction(+ : failed_total)
-  {
-    ekoc_batch_thread sc;
-    long k;
-    int have = ekoc_batch_thread_alloc(&sc, &eng, (size_t)rule->n_nodes, (size_t)nx) == EKOC_OK;
-    if (!have) ekoc_quad_fatal_record(&fatal, EKOC_ERR_NO_MEMORY);
+  total = rc == EKOC_OK ? calloc(n_jobs, sizeof *total) : NULL; /* n_failed is written only on success */
+  if (rc == EKOC_OK && !total) rc = ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for %zu jobs", n_jobs);
+  if (rc == EKOC_OK) {
+#pragma omp parallel num_threads(n_threads)
+    {
+      ekoc_batch_thread sc;
+      size_t *mine = calloc(n_jobs, sizeof *mine), q; /* this thread's failed entries per job */
+      long k;
+      /* every job has the same engine sizes: they come from the settings alone */
+      int have = mine && ekoc_batch_thread_alloc(&sc, &js[0].eng, (size_t)rule->n_nodes, (size_t)nx) == EKOC_OK;
+      if (!have) ekoc_quad_fatal_record(&fatal, EKOC_ERR_NO_MEMORY);
+      /* row-major over the jobs: a row's basis transforms, read by every
+       * job's integrals of that row, are read while they are in cache */
 #pragma omp for schedule(dynamic, 1)
-    for (k = 0; k < nx; ++k) {
-      int rck;
-      if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue;
-      rck = batch_row(job, &eng, rule, table, plans, (size_t)k, fc, &sc);
-      if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
-      if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
+      for (k = 0; k < nx; ++k)
+        for (q = 0; q < n_jobs; ++q) {
+          size_t before;
+          int rck;
+          if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue;
+          before = sc.n_failed;
+          rck = batch_row(jobs[q], &js[q].eng, rule, js[q].table, js[q].plans, (size_t)k, js[q].fc, &sc);
+          mine[q] += sc.n_failed - before;
+          if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
+          if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
+        }
+      if (have) {
+#pragma omp critical(ekoc_batch_failed)
+        for (q = 0; q < n_jobs; ++q) total[q] += mine[q];
+        ekoc_batch_thread_free(&sc);
+      }
+      free(mine);
     }
-    if (have) {
-      failed_total += sc.n_failed;
-      ekoc_batch_thread_free(&sc);
-    }
+    if (fatal.status != EKOC_OK) rc = ekoc_error(fatal.status, "%s", fatal.message);
   }
+  if (rc == EKOC_OK)
+    for (i = 0; i < n_jobs; ++i) n_failed[i] = total[i];
+  free(total);
   ekoc_batch_rule_free(own_rule);
-  free(table);
-  if (fatal.status != EKOC_OK) return ekoc_error(fatal.status, "%s", fatal.message);
-  *n_failed = failed_total;
-  return EKOC_OK;
+  for (i = 0; i < n_jobs; ++i) free(js[i].table);
+  free(js);
+  return rc;
+}
+
+int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
+  if (!job || !s || !n_failed || !job->interp)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: job, settings, n_failed and job->interp are required");
+  return ekoc_quad_run_batch_jobs(&job, 1, s, n_failed);
 }

@@ -77,6 +77,12 @@ int ekoc_quad_run_adaptive(const ekoc_quad_job *job, const ekoc_quad_settings *s
 /* The batch driver: fixed Gauss-Legendre nodes per target point, every family
  * evaluated once per node and reused for all basis functions and elements. */
 int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed);
+/* The same for n_jobs jobs on one grid at once, n_failed[i] per job: threads
+ * take whole rows and run every job's row k in turn, so that the row's basis
+ * transforms (the largest values the integrals read, quad/nspace_cache.h)
+ * are read while they are in cache. Each entry has the bits it gets alone. */
+int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, const ekoc_quad_settings *s,
+                             size_t *n_failed);
 
 /* The batch work on a CUDA device through libekoc_cuda.so (src/gpu). Returns
  * EKOC_ERR_NO_DEVICE with a message saying why when the library or a device
