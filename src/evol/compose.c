@@ -4,6 +4,7 @@
  * nf. Products are taken in the order of the path, so the bits depend only
  * on the parts. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,20 +158,34 @@ static int compose_target(const ekoc_plan *p, size_t t, size_t index, size_t nx,
 
 /* EKOC_ERR_NUMERICAL if a value or error of a composed operator is not
  * finite: products of finite parts can still overflow (e.g. the estimates of
- * failed integrations on extreme grids), and a NaN must never be handed out. */
-static int check_finite(const ekoc_blockop *op, size_t t, double mu2) {
-  size_t n = op->nx * op->nx, e;
-  int a, b;
-  for (a = 0; a < EKOC_NB; ++a)
-    for (b = 0; b < EKOC_NB; ++b) {
-      const double *v = op->val[a][b], *er = op->err[a][b];
-      if (!v) continue;
-      for (e = 0; e < n; ++e)
-        if (!isfinite(v[e]) || !isfinite(er[e]))
-          return ekoc_error(EKOC_ERR_NUMERICAL,
-                            "the operator of target %zu (mu2=%g) has a non-finite entry %g +- %g (block %d,%d, x index "
-                            "%zu,%zu): overflow in the composition of its parts",
-                            t, mu2, v[e], er[e], a, b, e / op->nx, e % op->nx);
+ * failed integrations on extreme grids), and a NaN must never be handed out.
+ * Threads scan separate blocks (n_threads, 0: OpenMP's default); the first
+ * bad entry in block order is named, whatever the thread count. */
+static int check_finite(const ekoc_blockop *op, size_t t, double mu2, int n_threads) {
+  size_t n = op->nx * op->nx;
+  long first[EKOC_NB * EKOC_NB];
+  int ab;
+  (void)n_threads; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(n_threads > 0 ? n_threads : omp_get_max_threads())
+  for (ab = 0; ab < EKOC_NB * EKOC_NB; ++ab) {
+    const double *v = op->val[ab / EKOC_NB][ab % EKOC_NB], *er = op->err[ab / EKOC_NB][ab % EKOC_NB];
+    size_t e;
+    first[ab] = -1;
+    if (!v) continue;
+    for (e = 0; e < n; ++e)
+      if (!isfinite(v[e]) || !isfinite(er[e])) {
+        first[ab] = (long)e;
+        break;
+      }
+  }
+  for (ab = 0; ab < EKOC_NB * EKOC_NB; ++ab)
+    if (first[ab] >= 0) {
+      int a = ab / EKOC_NB, b = ab % EKOC_NB;
+      size_t e = (size_t)first[ab];
+      return ekoc_error(EKOC_ERR_NUMERICAL,
+                        "the operator of target %zu (mu2=%g) has a non-finite entry %g +- %g (block %d,%d, x index "
+                        "%zu,%zu): overflow in the composition of its parts",
+                        t, mu2, op->val[a][b][e], op->err[a][b][e], a, b, e / op->nx, e % op->nx);
     }
   return EKOC_OK;
 }
@@ -220,7 +235,7 @@ static int compose_values(const ekoc_plan *p, const ekoc_request *rq, const ekoc
   int rc;
   for (t = 0; t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, memo, &op->ops[t]);
-    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], tg->first[t], tg->mu2[t]);
+    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
@@ -341,7 +356,7 @@ int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets
   if (rc == EKOC_OK && n_failed > 0) rc = taints_prepare(p);
   for (t = 0; rc == EKOC_OK && t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, shared_value, &value);
-    if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t]);
+    if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc == EKOC_OK && n_failed > 0)
       rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, shared_taint, &taint);
     if (rc == EKOC_OK) rc = stream_hand_out(tg, mu2, next, t, rq->nf0, p->unified, n_failed, &value, &taint, fn, data);

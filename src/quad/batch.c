@@ -139,6 +139,7 @@ int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, co
   ekoc_quad_fatal fatal;
   batch_job_setup *js;
   size_t *total = NULL;
+  const double *ref_rule;
   const ekoc_batch_rule *rule;
   ekoc_batch_rule *own_rule = NULL;
   long nx;
@@ -155,8 +156,12 @@ int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, co
   }
   js = calloc(n_jobs, sizeof *js);
   if (!js) return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for %zu jobs", n_jobs);
-  for (i = 0; i < n_jobs && rc == EKOC_OK; ++i)
-    rc = ekoc_batch_job_setup(jobs[i], s, js[i].plans, &js[i].eng, &js[i].table);
+  /* the refinement rule is built once: kept in the N-space cache, else the first job's serves the others */
+  ref_rule = s->nspace_cache ? ekoc_nspace_cache_refine_rule(s->nspace_cache, ekoc_batch_refine_points(s)) : NULL;
+  for (i = 0; i < n_jobs && rc == EKOC_OK; ++i) {
+    rc = ekoc_batch_job_setup(jobs[i], s, ref_rule, js[i].plans, &js[i].eng, &js[i].table);
+    if (rc == EKOC_OK && !ref_rule) ref_rule = js[i].eng.ref_x; /* x, wk, wg contiguous */
+  }
   rule = s->nspace_cache ? ekoc_nspace_cache_rule(s->nspace_cache) : NULL; /* the cache's key has this rule */
   if (rc == EKOC_OK && !rule) {
     rc = ekoc_batch_rule_alloc(s->batch_panels, s->batch_points, s->cut, &own_rule);

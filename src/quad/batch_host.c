@@ -35,7 +35,7 @@ int ekoc_batch_host_finish(const ekoc_quad_job *job, const ekoc_quad_settings *s
   int n_threads, rc;
   if (!job || !s || !rule || !n_failed || !job->interp)
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_batch_host_finish: job, settings, rule and n_failed are required");
-  rc = ekoc_batch_job_setup(job, s, plans, &eng, &table);
+  rc = ekoc_batch_job_setup(job, s, NULL, plans, &eng, &table);
   if (rc != EKOC_OK) return rc;
   nx = (long)job->interp->n;
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();
@@ -102,7 +102,7 @@ int ekoc_batch_host_base(const ekoc_quad_job *job, const ekoc_quad_settings *s, 
   int rc;
   if (!job || !s || !rule || !job->interp)
     return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_batch_host_base: job, settings and rule are required");
-  rc = ekoc_batch_job_setup(job, s, plans, &eng, &table);
+  rc = ekoc_batch_job_setup(job, s, NULL, plans, &eng, &table);
   if (rc == EKOC_OK) rc = ekoc_batch_thread_alloc(&sc, &eng, (size_t)rule->n_nodes, job->interp->n);
   if (rc != EKOC_OK) {
     free(table);

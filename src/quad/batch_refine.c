@@ -23,13 +23,17 @@ static int32_t refine_points(const ekoc_quad_settings *s) {
 
 static size_t engine_rule_len(const ekoc_quad_settings *s) { return 3 * (2 * (size_t)refine_points(s) + 1); }
 
-static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, double *rule_buf) {
+static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, const double *ref_rule, double *rule_buf) {
   int32_t n = refine_points(s), nk = 2 * n + 1;
   size_t limit = s->limit;
   int rc;
   memset(e, 0, sizeof *e);
-  rc = ekoc_batch_kronrod(n, rule_buf, rule_buf + nk, rule_buf + 2 * nk);
-  if (rc != EKOC_OK) return rc;
+  if (ref_rule) { /* built once for the computation (the N-space cache) or the group of jobs */
+    memcpy(rule_buf, ref_rule, 3 * (size_t)nk * sizeof(double));
+  } else {
+    rc = ekoc_batch_kronrod(n, rule_buf, rule_buf + nk, rule_buf + 2 * nk);
+    if (rc != EKOC_OK) return rc;
+  }
   e->epsabs = s->epsabs;
   e->epsrel = s->epsrel;
   e->max_panels = limit < 1 ? 1 : limit > EKOC_BATCH_MAX_PANELS ? EKOC_BATCH_MAX_PANELS : (int32_t)limit;
@@ -111,15 +115,17 @@ int ekoc_batch_thread_alloc(ekoc_batch_thread *t, const ekoc_batch_engine *eng, 
   return EKOC_OK;
 }
 
-int ekoc_batch_job_setup(const ekoc_quad_job *job, const ekoc_quad_settings *s, ekoc_batch_family plans[2],
-                         ekoc_batch_engine *eng, double **buf) {
+int32_t ekoc_batch_refine_points(const ekoc_quad_settings *s) { return refine_points(s); }
+
+int ekoc_batch_job_setup(const ekoc_quad_job *job, const ekoc_quad_settings *s, const double *ref_rule,
+                         ekoc_batch_family plans[2], ekoc_batch_engine *eng, double **buf) {
   size_t nx = job->interp->n, tlen = EKOC_BATCH_TABLE_LEN(nx, job->interp->degree);
   int rc = ekoc_batch_plan(job, plans);
   *buf = NULL;
   if (rc != EKOC_OK) return rc;
   *buf = malloc((tlen + engine_rule_len(s)) * sizeof(double));
   if (!*buf) return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the coefficient table (nx=%zu)", nx);
-  rc = engine_init(eng, s, *buf + tlen);
+  rc = engine_init(eng, s, ref_rule, *buf + tlen);
   if (rc != EKOC_OK) {
     free(*buf);
     *buf = NULL;

@@ -142,11 +142,16 @@ typedef struct ekoc_batch_thread {
 int ekoc_batch_thread_alloc(ekoc_batch_thread *t, const ekoc_batch_engine *eng, size_t base_nodes, size_t nx);
 void ekoc_batch_thread_free(ekoc_batch_thread *t);
 
+/* The Gauss points n of the refinement rule: max(batch_points,
+ * EKOC_BATCH_REFINE_MIN_POINTS), at most EKOC_BATCH_MAX_POINTS. */
+int32_t ekoc_batch_refine_points(const ekoc_quad_settings *s);
+
 /* A job's plans, coefficient table (ekoc_batch_area_table, at *buf) and
- * engine, whose refinement rule, n = max(batch_points,
- * EKOC_BATCH_REFINE_MIN_POINTS) Gauss points, also lives in *buf (free it);
+ * engine, whose refinement rule (n = ekoc_batch_refine_points Gauss points)
+ * also lives in *buf (free it): a copy of ref_rule (x, wk, wg of
+ * ekoc_batch_kronrod(n), built once for many jobs) or, when NULL, built here;
  * EKOC_OK or the error of the plan, the rule or the allocation. */
-int ekoc_batch_job_setup(const ekoc_quad_job *job, const ekoc_quad_settings *s, ekoc_batch_family plans[2],
-                         ekoc_batch_engine *eng, double **buf);
+int ekoc_batch_job_setup(const ekoc_quad_job *job, const ekoc_quad_settings *s, const double *ref_rule,
+                         ekoc_batch_family plans[2], ekoc_batch_engine *eng, double **buf);
 
 #endif

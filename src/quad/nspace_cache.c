@@ -57,6 +57,8 @@ struct ekoc_nspace_cache {
   double cut;
   /* the values */
   ekoc_batch_rule *rule;        /* the key's quadrature rule */
+  double *ref_rule;             /* the refinement's Gauss-Kronrod pair on [-1, 1]: x, wk, wg */
+  int32_t ref_points;           /* its n (0: none yet) */
   ekoc_complex *basis[2];       /* by offset: [k][m][j] */
   unsigned char *basis_ready[2]; /* [k] */
   double *basis_radius[2];      /* [k]: of the path the row's transforms were computed on */
@@ -105,6 +107,9 @@ static void drop_all(ekoc_nspace_cache *c) {
   atomic_store(&c->loop_bytes, 0);
   ekoc_batch_rule_free(c->rule);
   c->rule = NULL;
+  free(c->ref_rule);
+  c->ref_rule = NULL;
+  c->ref_points = 0;
   for (i = 0; i < 2; ++i) {
     free(c->basis[i]);
     free(c->basis_ready[i]);
@@ -205,6 +210,22 @@ const ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c) {
   if (!c || !c->logx) return NULL;
   if (!c->rule && ekoc_batch_rule_alloc(c->panels, c->points, c->cut, &c->rule) != EKOC_OK) c->rule = NULL;
   return c->rule;
+}
+
+const double *ekoc_nspace_cache_refine_rule(ekoc_nspace_cache *c, int32_t points) {
+  int32_t nk = 2 * points + 1;
+  if (!c || !c->logx) return NULL;
+  if (c->ref_points == points) return c->ref_rule;
+  free(c->ref_rule);
+  c->ref_points = 0;
+  c->ref_rule = malloc(3 * (size_t)nk * sizeof(double));
+  if (c->ref_rule && ekoc_batch_kronrod(points, c->ref_rule, c->ref_rule + nk, c->ref_rule + 2 * nk) == EKOC_OK) {
+    c->ref_points = points;
+    return c->ref_rule;
+  }
+  free(c->ref_rule);
+  c->ref_rule = NULL;
+  return NULL;
 }
 
 ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready,

@@ -45,6 +45,12 @@ struct ekoc_batch_rule;
  * outside the parallel loop. */
 const struct ekoc_batch_rule *ekoc_nspace_cache_rule(ekoc_nspace_cache *c);
 
+/* The (2 points + 1)-point Gauss-Kronrod pair on [-1, 1] of the engine's
+ * refinement (ekoc_batch_kronrod: x, wk, wg, each 2 points + 1 long), built on
+ * first use; NULL when that fails (the caller then builds its own). Call
+ * outside the parallel loop. */
+const double *ekoc_nspace_cache_refine_rule(ekoc_nspace_cache *c, int32_t points);
+
 /* The basis transforms of the path with this offset, [row k][node m][basis j]
  * complex (m < n_nodes of the rule, then its EKOC_BATCH_PROBES(n_nodes) probe
  * noise samples, quad/batch_eval.h), their ready flags [row k] and the radius
