@@ -83,6 +83,15 @@ int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const do
   return 1;
 }
 
+int ekoc_blockop_adopt(ekoc_blockop *op, int a, int b, double *val, double *err) {
+  if (op->val[a][b] || !val || !err) return 0;
+  op->val[a][b] = val;
+  op->err[a][b] = err;
+  op->identity[a][b] = 0;
+  op->exact[a][b] = (unsigned char)all_zero(err, op->nx * op->nx);
+  return 1;
+}
+
 int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
   size_t i, nx = op->nx;
   if (!alloc_block(op, a, b)) return 0;

@@ -29,6 +29,10 @@ void ekoc_blockop_clear(ekoc_blockop *op);
 double *ekoc_blockop_block(ekoc_blockop *op, int a, int b);
 /* Sets block (a, b) to a copy of val/err (err may be NULL: zero error). Returns 0 on no memory. */
 int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const double *err);
+/* Block (a, b), absent so far, becomes the nx x nx arrays val/err themselves
+ * (malloc'd; the operator frees them from now on), as ekoc_blockop_set would
+ * copy them. Returns 0 (nothing taken) when the block exists or an array is NULL. */
+int ekoc_blockop_adopt(ekoc_blockop *op, int a, int b, double *val, double *err);
 /* Sets block (a, b) to the identity (zero error). Returns 0 on no memory. */
 int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b);
 /* out = A * B with error |A| errB + errA |B| (eko's propagation). out must be

@@ -28,7 +28,24 @@ typedef struct part_elements {
   element_map map[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS], *err[EKOC_JOB_MAX_ELEMENTS];
   uint8_t *flag[EKOC_JOB_MAX_ELEMENTS];
+  unsigned char owned_by_op[EKOC_JOB_MAX_ELEMENTS]; /* val/err became blocks of the part's operator */
 } part_elements;
+
+/* Where an assembly puts the element matrices: (block a, b) <- element e,
+ * recorded first, then placed (place_all). */
+typedef struct placements {
+  ekoc_blockop *op; /* identity blocks go straight in */
+  int n;
+  int a[EKOC_NB * EKOC_NB], b[EKOC_NB * EKOC_NB], e[EKOC_NB * EKOC_NB];
+} placements;
+
+static int place(placements *pl, int a, int b, int e) {
+  if (pl->n == EKOC_NB * EKOC_NB) return 0;
+  pl->a[pl->n] = a;
+  pl->b[pl->n] = b;
+  pl->e[pl->n++] = e;
+  return 1;
+}
 
 /* What every part of one computation runs with. */
 typedef struct run_context {
@@ -70,11 +87,10 @@ static int matching_singlet_slot(int idx, int hq) {
   return idx == 0 ? EKOC_SLOT_G : idx == 1 ? EKOC_SLOT_SIGMA : ekoc_slot_t(hq);
 }
 
-/* The element matrices of an evolution segment placed into *op (B_nf):
+/* The element matrices of an evolution segment placed into pl (B_nf):
  * non-singlets on the diagonal (heavy flavours above nf with the identity),
  * the singlet 2x2 on (Sigma, g). Returns 0 on no memory. */
-static int assemble_segment(int nf, const part_elements *el, ekoc_blockop *op) {
-  double *const *val = el->val, *const *err = el->err;
+static int assemble_segment(int nf, const part_elements *el, placements *pl) {
   int k, e, ok = 1;
   /* non-singlet: index of the distinct element holding ns+, ns-, nsV */
   int idx[3] = {0, 0, 0}, ns_count = 0;
@@ -82,71 +98,69 @@ static int assemble_segment(int nf, const part_elements *el, ekoc_blockop *op) {
     if (el->map[e].family == EKOC_FAMILY_NS) ++ns_count;
   idx[1] = ns_count >= 2 ? 1 : 0;
   idx[2] = ns_count >= 3 ? 2 : idx[1];
-  ok &= ekoc_blockop_set(op, EKOC_SLOT_V, EKOC_SLOT_V, val[idx[2]], err[idx[2]]);
+  ok &= place(pl, EKOC_SLOT_V, EKOC_SLOT_V, idx[2]);
   for (k = 2; k <= 6; ++k) {
     if (k <= nf) {
-      ok &= ekoc_blockop_set(op, ekoc_slot_v(k), ekoc_slot_v(k), val[idx[1]], err[idx[1]]);
-      ok &= ekoc_blockop_set(op, ekoc_slot_t(k), ekoc_slot_t(k), val[idx[0]], err[idx[0]]);
+      ok &= place(pl, ekoc_slot_v(k), ekoc_slot_v(k), idx[1]);
+      ok &= place(pl, ekoc_slot_t(k), ekoc_slot_t(k), idx[0]);
     } else { /* intrinsic heavy flavours evolve with the identity */
-      ok &= ekoc_blockop_set_identity(op, ekoc_slot_v(k), ekoc_slot_v(k));
-      ok &= ekoc_blockop_set_identity(op, ekoc_slot_t(k), ekoc_slot_t(k));
+      ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_v(k), ekoc_slot_v(k));
+      ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_t(k), ekoc_slot_t(k));
     }
   }
-  ok &= ekoc_blockop_set(op, EKOC_SLOT_SIGMA, EKOC_SLOT_SIGMA, val[ns_count + 0], err[ns_count + 0]);
-  ok &= ekoc_blockop_set(op, EKOC_SLOT_SIGMA, EKOC_SLOT_G, val[ns_count + 1], err[ns_count + 1]);
-  ok &= ekoc_blockop_set(op, EKOC_SLOT_G, EKOC_SLOT_SIGMA, val[ns_count + 2], err[ns_count + 2]);
-  ok &= ekoc_blockop_set(op, EKOC_SLOT_G, EKOC_SLOT_G, val[ns_count + 3], err[ns_count + 3]);
+  ok &= place(pl, EKOC_SLOT_SIGMA, EKOC_SLOT_SIGMA, ns_count + 0);
+  ok &= place(pl, EKOC_SLOT_SIGMA, EKOC_SLOT_G, ns_count + 1);
+  ok &= place(pl, EKOC_SLOT_G, EKOC_SLOT_SIGMA, ns_count + 2);
+  ok &= place(pl, EKOC_SLOT_G, EKOC_SLOT_G, ns_count + 3);
   return ok;
 }
 
-/* The element matrices of the matching nf -> nf+1 placed into *op (B_nf):
+/* The element matrices of the matching nf -> nf+1 placed into pl (B_nf):
  * light non-singlets, the heavy valence and the 3x3 singlet (g, Sigma, T_hq).
  * Returns 0 on no memory. */
-static int assemble_matching(int nf, const part_elements *el, ekoc_blockop *op) {
-  double *const *val = el->val, *const *err = el->err;
+static int assemble_matching(int nf, placements *pl) {
   int hq = nf + 1, k, e, ok = 1;
   /* light non-singlets and the valence get the (200,200) element, h- the (91,91) one */
-  ok &= ekoc_blockop_set(op, EKOC_SLOT_V, EKOC_SLOT_V, val[0], err[0]);
+  ok &= place(pl, EKOC_SLOT_V, EKOC_SLOT_V, 0);
   for (k = 2; k <= nf; ++k) {
-    ok &= ekoc_blockop_set(op, ekoc_slot_v(k), ekoc_slot_v(k), val[0], err[0]);
-    ok &= ekoc_blockop_set(op, ekoc_slot_t(k), ekoc_slot_t(k), val[0], err[0]);
+    ok &= place(pl, ekoc_slot_v(k), ekoc_slot_v(k), 0);
+    ok &= place(pl, ekoc_slot_t(k), ekoc_slot_t(k), 0);
   }
-  ok &= ekoc_blockop_set(op, ekoc_slot_v(hq), ekoc_slot_v(hq), val[1], err[1]);
+  ok &= place(pl, ekoc_slot_v(hq), ekoc_slot_v(hq), 1);
   for (k = hq + 1; k <= 6; ++k) {
-    ok &= ekoc_blockop_set_identity(op, ekoc_slot_v(k), ekoc_slot_v(k));
-    ok &= ekoc_blockop_set_identity(op, ekoc_slot_t(k), ekoc_slot_t(k));
+    ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_v(k), ekoc_slot_v(k));
+    ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_t(k), ekoc_slot_t(k));
   }
   for (e = 0; e < 9; ++e) {
     int a = matching_singlet_slot(e / 3, hq), b = matching_singlet_slot(e % 3, hq);
-    ok &= ekoc_blockop_set(op, a, b, val[2 + e], err[2 + e]);
+    ok &= place(pl, a, b, 2 + e);
   }
   return ok;
 }
 
-/* The element matrices of a QED segment placed into *op (U_nf, evol/basis.h):
+/* The element matrices of a QED segment placed into pl (U_nf, evol/basis.h):
  * the singlet 4x4 on (g, ph, Sigma, Sigma_Delta), the valence 2x2 on (V,
  * V_Delta), ns+d / ns-d on T^d_3, V^d_3 (and T^d_8, V^d_8 from nf 5), ns+u /
  * ns-u on T^u_3, V^u_3 from nf 4 (T^u_8, V^u_8 at nf 6); intrinsic heavy
  * flavours with the identity. Returns 0 on no memory. */
-static int assemble_segment_qed(int nf, const part_elements *el, ekoc_blockop *op) {
-  double *const *val = el->val, *const *err = el->err;
+static int assemble_segment_qed(int nf, placements *pl) {
   int e, pid, ok = 1;
-  ok &= ekoc_blockop_set(op, EKOC_USLOT_TD3, EKOC_USLOT_TD3, val[1], err[1]);
-  ok &= ekoc_blockop_set(op, EKOC_USLOT_VD3, EKOC_USLOT_VD3, val[3], err[3]);
+  ok &= place(pl, EKOC_USLOT_TD3, EKOC_USLOT_TD3, 1);
+  ok &= place(pl, EKOC_USLOT_VD3, EKOC_USLOT_VD3, 3);
   for (pid = 4; pid <= 6; ++pid) {
     int t = ekoc_uslot_t(pid), v = ekoc_uslot_v(pid), up = pid % 2 == 0;
     if (pid <= nf) {
-      ok &= ekoc_blockop_set(op, t, t, val[up ? 0 : 1], err[up ? 0 : 1]);
-      ok &= ekoc_blockop_set(op, v, v, val[up ? 2 : 3], err[up ? 2 : 3]);
+      ok &= place(pl, t, t, up ? 0 : 1);
+      ok &= place(pl, v, v, up ? 2 : 3);
     } else {
-      ok &= ekoc_blockop_set_identity(op, t, t);
-      ok &= ekoc_blockop_set_identity(op, v, v);
+      ok &= ekoc_blockop_set_identity(pl->op, t, t);
+      ok &= ekoc_blockop_set_identity(pl->op, v, v);
     }
   }
   for (e = 0; e < 4; ++e)
-    ok &= ekoc_blockop_set(op, EKOC_USLOT_V + e / 2, EKOC_USLOT_V + e % 2, val[4 + e], err[4 + e]);
+    ok &= place(pl, EKOC_USLOT_V + e / 2, EKOC_USLOT_V + e % 2, 4 + e);
   for (e = 0; e < 16; ++e) /* (g, ph, Sigma, Sigma_Delta) are the slots 0..3 */
-    ok &= ekoc_blockop_set(op, EKOC_USLOT_G + e / 4, EKOC_USLOT_G + e % 4, val[8 + e], err[8 + e]);
+    ok &= place(pl, EKOC_USLOT_G + e / 4, EKOC_USLOT_G + e % 4, 8 + e);
   return ok;
 }
 
@@ -155,44 +169,58 @@ static int matching_singlet_uslot(int idx, int hq) {
   return idx == 0 ? EKOC_USLOT_G : idx == 1 ? EKOC_USLOT_SIGMA : ekoc_uslot_t(hq);
 }
 
-/* The matching nf -> nf+1 with QED placed into *op (U_nf; eko's QED matching
+/* The matching nf -> nf+1 with QED placed into pl (U_nf; eko's QED matching
  * condition): the QCD matching with the light non-singlet element also on
  * Sigma_Delta, V_Delta and the active T/V pairs, the photon with the
  * identity. Returns 0 on no memory. */
-static int assemble_matching_qed(int nf, const part_elements *el, ekoc_blockop *op) {
-  double *const *val = el->val, *const *err = el->err;
+static int assemble_matching_qed(int nf, placements *pl) {
   int hq = nf + 1, pid, e, ok = 1;
   static const int light[4] = {EKOC_USLOT_V, EKOC_USLOT_SDELTA, EKOC_USLOT_VDELTA, EKOC_USLOT_TD3};
-  for (e = 0; e < 4; ++e) ok &= ekoc_blockop_set(op, light[e], light[e], val[0], err[0]);
-  ok &= ekoc_blockop_set(op, EKOC_USLOT_VD3, EKOC_USLOT_VD3, val[0], err[0]);
-  ok &= ekoc_blockop_set_identity(op, EKOC_USLOT_PH, EKOC_USLOT_PH);
+  for (e = 0; e < 4; ++e) ok &= place(pl, light[e], light[e], 0);
+  ok &= place(pl, EKOC_USLOT_VD3, EKOC_USLOT_VD3, 0);
+  ok &= ekoc_blockop_set_identity(pl->op, EKOC_USLOT_PH, EKOC_USLOT_PH);
   for (pid = 4; pid <= 6; ++pid) {
     int t = ekoc_uslot_t(pid), v = ekoc_uslot_v(pid);
     if (pid <= nf) {
-      ok &= ekoc_blockop_set(op, t, t, val[0], err[0]);
-      ok &= ekoc_blockop_set(op, v, v, val[0], err[0]);
+      ok &= place(pl, t, t, 0);
+      ok &= place(pl, v, v, 0);
     } else if (pid > hq) {
-      ok &= ekoc_blockop_set_identity(op, t, t);
-      ok &= ekoc_blockop_set_identity(op, v, v);
+      ok &= ekoc_blockop_set_identity(pl->op, t, t);
+      ok &= ekoc_blockop_set_identity(pl->op, v, v);
     }
   }
-  ok &= ekoc_blockop_set(op, ekoc_uslot_v(hq), ekoc_uslot_v(hq), val[1], err[1]);
+  ok &= place(pl, ekoc_uslot_v(hq), ekoc_uslot_v(hq), 1);
   for (e = 0; e < 9; ++e) {
     int a = matching_singlet_uslot(e / 3, hq), b = matching_singlet_uslot(e % 3, hq);
-    ok &= ekoc_blockop_set(op, a, b, val[2 + e], err[2 + e]);
+    ok &= place(pl, a, b, 2 + e);
   }
   return ok;
 }
 
 /* Places the element matrices of a job into the block operator *op (B_nf,
  * or U_nf with QED). */
-static int assemble_job(const ekoc_plan_job *j, int unified, ekoc_blockop *op, size_t nx, const part_elements *el) {
-  int ok;
+static int assemble_job(const ekoc_plan_job *j, int unified, ekoc_blockop *op, size_t nx, part_elements *el,
+                        int adopt) {
+  placements pl;
+  int ok, q;
   ekoc_blockop_init(op, nx);
+  pl.op = op;
+  pl.n = 0;
   if (unified)
-    ok = j->is_matching ? assemble_matching_qed(j->nf, el, op) : assemble_segment_qed(j->nf, el, op);
+    ok = j->is_matching ? assemble_matching_qed(j->nf, &pl) : assemble_segment_qed(j->nf, &pl);
   else
-    ok = j->is_matching ? assemble_matching(j->nf, el, op) : assemble_segment(j->nf, el, op);
+    ok = j->is_matching ? assemble_matching(j->nf, &pl) : assemble_segment(j->nf, el, &pl);
+  /* an element's first block takes its arrays (adopt: the elements are not
+   * needed afterwards), the others copy them */
+  for (q = 0; ok && q < pl.n; ++q) {
+    int e = pl.e[q];
+    if (adopt && !el->owned_by_op[e]) {
+      ok = ekoc_blockop_adopt(op, pl.a[q], pl.b[q], el->val[e], el->err[e]);
+      el->owned_by_op[e] = (unsigned char)ok;
+    } else {
+      ok = ekoc_blockop_set(op, pl.a[q], pl.b[q], el->val[e], el->err[e]);
+    }
+  }
   if (!ok) {
     ekoc_blockop_clear(op);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory assembling an operator part");
@@ -263,8 +291,10 @@ static int elements_alloc(part_elements *el, size_t nx) {
 static void elements_free(part_elements *el) {
   int e;
   for (e = 0; e < el->n; ++e) {
-    free(el->val[e]);
-    free(el->err[e]);
+    if (!el->owned_by_op[e]) {
+      free(el->val[e]);
+      free(el->err[e]);
+    }
     free(el->flag[e]);
   }
 }
@@ -346,14 +376,15 @@ static int assemble_taint(ekoc_plan_job *j, int unified, size_t nx, part_element
   int e;
   for (e = 0; e < el->n; ++e)
     for (k = 0; k < nx * nx; ++k) el->err[e][k] = el->flag[e][k] ? 1.0 : 0.0;
-  return assemble_job(j, unified, &j->taint, nx, el);
+  return assemble_job(j, unified, &j->taint, nx, el, 0);
 }
 
 /* Part j's elements after their integrals (failed of them missed their
  * tolerance): j->op, j->taint when some failed, the counts. */
 static int finish_job(ekoc_plan_job *j, run_context *ctx, part_elements *el, size_t failed, size_t *n_failed) {
   size_t nx = ctx->interp->n;
-  int rc = assemble_job(j, ctx->unified, &j->op, nx, el);
+  /* with failures the error arrays are reused for the taint below: copy them */
+  int rc = assemble_job(j, ctx->unified, &j->op, nx, el, failed == 0);
   if (rc == EKOC_OK && failed > 0) rc = assemble_taint(j, ctx->unified, nx, el);
   if (rc == EKOC_OK) {
     j->n_failed = failed;
