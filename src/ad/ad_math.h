@@ -178,6 +178,22 @@ EKOC_HD ekoc_eig2 m2_eig(ekoc_cmat2 a) {
   return r;
 }
 
+/* cosh(z) and sinh(z)/z from their series in z2 = z^2, for |z2| < 1e-6 (the
+ * first omitted terms are below 1e-36): 1 + z2/2 + z2^2/24 + z2^3/720 +
+ * z2^4/40320 and 1 + z2/6 + z2^2/120 + z2^3/5040 + z2^4/362880. */
+EKOC_HD void m2_cosh_sinhc_series(ekoc_complex z2, ekoc_complex *ch, ekoc_complex *sh) {
+  *ch = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 40320.0),
+                                                                                     1.0 / 720.0)),
+                                                             1.0 / 24.0)),
+                                        0.5)),
+                   1.0);
+  *sh = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 362880.0),
+                                                                                     1.0 / 5040.0)),
+                                                             1.0 / 120.0)),
+                                        1.0 / 6.0)),
+                   1.0);
+}
+
 /* exp(M) = e_+ exp(lambda_+) + e_- exp(lambda_-). When the eigenvalues
  * (nearly) coincide, |lambda_+ - lambda_-| = |d| < 2e-3, the projectors
  * divide by d (0/0 = NaN for d = 0, e.g. M = 0), so there
@@ -190,17 +206,7 @@ EKOC_HD ekoc_cmat2 m2_exp(ekoc_cmat2 a) {
   if (c_abs2(z2) < 1e-12) { /* |z2| < 1e-6 */
     ekoc_complex t = c_scale(c_add(a.m[0], a.m[3]), 0.5), ch, sh, et = c_exp(t);
     ekoc_cmat2 r;
-    /* 1 + z2/2 + z2^2/24 + z2^3/720 + z2^4/40320 and 1 + z2/6 + z2^2/120 + z2^3/5040 + z2^4/362880 */
-    ch = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 40320.0),
-                                                                                      1.0 / 720.0)),
-                                                              1.0 / 24.0)),
-                                         0.5)),
-                    1.0);
-    sh = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 362880.0),
-                                                                                      1.0 / 5040.0)),
-                                                              1.0 / 120.0)),
-                                         1.0 / 6.0)),
-                    1.0);
+    m2_cosh_sinhc_series(z2, &ch, &sh);
     r = m2_cscale(a, sh);
     r.m[0] = c_add(r.m[0], c_sub(ch, c_mul(sh, t)));
     r.m[3] = c_add(r.m[3], c_sub(ch, c_mul(sh, t)));

@@ -124,7 +124,7 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
                                                                mv *out) {
   const double node_offset = 0.38729833462074168852; /* sqrt(15)/10, as the scalar kernel */
   const double w_alpha2 = 1.2909944487358056284;     /* sqrt(15)/3 */
-  int32_t n = cfg->ev_op_iterations, order = cfg->order, k, q, i;
+  int32_t n = cfg->ev_op_iterations, order = cfg->order, k, i;
   int l;
   mv e, alpha1, alpha2, alpha3, c1, c2, left, omega, step, tmp;
   cv tau, tau_sum, z, ep, em, ch, sh;
@@ -135,26 +135,9 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
   memset(&tau_sum, 0, sizeof tau_sum);
   FOR_LANES(l) e.m[0].re[l] = e.m[3].re[l] = 1.0;
   for (k = 0; k < n; ++k) {
-    double a[3], bsum[3], inv_all, wb[3][EKOC_MAX_ORDER];
+    double wb[3][EKOC_MAX_ORDER];
     unsigned char apart[LANES], add_tau[LANES];
-    a[0] = a_mid * r_lo;
-    a[1] = a_mid;
-    a[2] = a_mid * r_hi;
-    for (q = 0; q < 3; ++q) {
-      double pw = 1.0;
-      bsum[q] = 0.0;
-      for (i = 0; i < order; ++i) {
-        wb[q][i] = pw;
-        bsum[q] += cfg->beta[i] * pw;
-        pw *= a[q];
-      }
-    }
-    inv_all = 1.0 / (bsum[0] * bsum[1] * bsum[2]);
-    for (i = 0; i < order; ++i) {
-      wb[0][i] *= inv_all * (bsum[1] * bsum[2]);
-      wb[1][i] *= inv_all * (bsum[0] * bsum[2]);
-      wb[2][i] *= inv_all * (bsum[0] * bsum[1]);
-    }
+    ekoc_kernel_magnus_weights(cfg, a_mid, r_lo, r_hi, wb);
     memset(&alpha1, 0, sizeof alpha1);
     memset(&alpha2, 0, sizeof alpha2);
     memset(&alpha3, 0, sizeof alpha3);

@@ -120,17 +120,8 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_m2_comm(ekoc_cmat2 x, ekoc_cmat2 y) {
  * then takes m2_exp of the full matrix. */
 EKOC_HD int ekoc_kernel_m2_exp_traceless(ekoc_cmat2 d, ekoc_cmat2 *out) {
   ekoc_complex z2 = c_add(c_mul(d.m[0], d.m[0]), c_mul(d.m[1], d.m[2])), ch, sh;
-  if (c_abs2(z2) < 1e-12) { /* |z2| < 1e-6: the terms after z2^4 are below 1e-36 */
-    ch = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 40320.0),
-                                                                                      1.0 / 720.0)),
-                                                              1.0 / 24.0)),
-                                         0.5)),
-                    1.0);
-    sh = c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_mul(z2, c_add_real(c_scale(z2, 1.0 / 362880.0),
-                                                                                      1.0 / 5040.0)),
-                                                              1.0 / 120.0)),
-                                         1.0 / 6.0)),
-                    1.0);
+  if (c_abs2(z2) < 1e-12) { /* |z2| < 1e-6 */
+    m2_cosh_sinhc_series(z2, &ch, &sh);
   } else {
     ekoc_complex z = c_sqrt(z2), ep, em;
     double ex, cs, sn;
@@ -147,6 +138,34 @@ EKOC_HD int ekoc_kernel_m2_exp_traceless(ekoc_cmat2 d, ekoc_cmat2 *out) {
   out->m[0] = c_add(out->m[0], ch);
   out->m[3] = c_add(out->m[3], ch);
   return 1;
+}
+
+/* The weights of the gamma^(i) in B at the three Gauss-Legendre couplings of
+ * a Magnus step (a_mid times r_lo, 1, r_hi): wb[q][i] = a_q^i / sum_j beta_j a_q^j,
+ * i < order, with one division for the three sums. The same for every N, so
+ * the grouped kernel (ad/kernel_magnus_batch.h) takes them once per step. */
+EKOC_HD void ekoc_kernel_magnus_weights(const ekoc_kernel_cfg *cfg, double a_mid, double r_lo, double r_hi,
+                                        double wb[3][EKOC_MAX_ORDER]) {
+  double a[3], bsum[3], inv_all;
+  int32_t q, i, order = cfg->order;
+  a[0] = a_mid * r_lo;
+  a[1] = a_mid;
+  a[2] = a_mid * r_hi;
+  for (q = 0; q < 3; ++q) { /* wb[q][i] before the division */
+    double pw = 1.0;
+    bsum[q] = 0.0;
+    for (i = 0; i < order; ++i) {
+      wb[q][i] = pw;
+      bsum[q] += cfg->beta[i] * pw;
+      pw *= a[q];
+    }
+  }
+  inv_all = 1.0 / (bsum[0] * bsum[1] * bsum[2]);
+  for (i = 0; i < order; ++i) {
+    wb[0][i] *= inv_all * (bsum[1] * bsum[2]);
+    wb[1][i] *= inv_all * (bsum[0] * bsum[2]);
+    wb[2][i] *= inv_all * (bsum[0] * bsum[1]);
+  }
 }
 
 /* ordered-exact (an ekoc method, not eko's; docs/physics.md §6.3): the same
@@ -174,34 +193,17 @@ EKOC_HD int ekoc_kernel_m2_exp_traceless(ekoc_cmat2 d, ekoc_cmat2 *out) {
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_magnus(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
   const double node_offset = 0.38729833462074168852; /* sqrt(15)/10 */
   const double w_alpha2 = 1.2909944487358056284;     /* sqrt(15)/3 */
-  int32_t n = cfg->ev_op_iterations, order = cfg->order, k, q, i;
+  int32_t n = cfg->ev_op_iterations, order = cfg->order, k, i;
   ekoc_cmat2 e = m2_identity();
   ekoc_complex tau_sum = c_real(0.0);
   double h = (log(cfg->a1) - log(cfg->a0)) / (double)n;
   double r_lo = exp(-node_offset * h), r_hi = exp(node_offset * h), r_step = exp(h);
   double a_mid = cfg->a0 * exp(0.5 * h); /* then times e^h per step: k ulp at most, no exp per step */
   for (k = 0; k < n; ++k) {
-    double a[3], bsum[3], inv_all, wb[3][EKOC_MAX_ORDER];
+    double wb[3][EKOC_MAX_ORDER];
     ekoc_cmat2 alpha1 = m2_zero(), alpha2 = m2_zero(), alpha3 = m2_zero(), c1, c2, left, omega, step;
     ekoc_complex tau;
-    a[0] = a_mid * r_lo;
-    a[1] = a_mid;
-    a[2] = a_mid * r_hi;
-    for (q = 0; q < 3; ++q) { /* wb[q][i]: the weight of gamma^(i) in B_q, before the division */
-      double pw = 1.0;
-      bsum[q] = 0.0;
-      for (i = 0; i < order; ++i) {
-        wb[q][i] = pw;
-        bsum[q] += cfg->beta[i] * pw;
-        pw *= a[q];
-      }
-    }
-    inv_all = 1.0 / (bsum[0] * bsum[1] * bsum[2]); /* one division for the three 1/bsum */
-    for (i = 0; i < order; ++i) {
-      wb[0][i] *= inv_all * (bsum[1] * bsum[2]);
-      wb[1][i] *= inv_all * (bsum[0] * bsum[2]);
-      wb[2][i] *= inv_all * (bsum[0] * bsum[1]);
-    }
+    ekoc_kernel_magnus_weights(cfg, a_mid, r_lo, r_hi, wb);
     for (i = 0; i < order; ++i) {
       alpha1 = m2_add(alpha1, m2_scale(gamma[i], h * wb[1][i]));
       alpha2 = m2_add(alpha2, m2_scale(gamma[i], w_alpha2 * h * (wb[2][i] - wb[0][i])));
