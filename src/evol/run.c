@@ -32,7 +32,7 @@ typedef struct part_elements {
 } part_elements;
 
 /* Where an assembly puts the element matrices: (block a, b) <- element e,
- * recorded first, then placed (place_all). */
+ * recorded by the assembly functions, then placed by assemble_job. */
 typedef struct placements {
   ekoc_blockop *op; /* identity blocks go straight in */
   int n;
