@@ -147,7 +147,9 @@ typedef struct ekoc_operator ekoc_operator;
 
 /* Computes the evolution operators from (mu_0^2, nf0) to every target, with
  * eko's path through the heavy-quark thresholds. `profile` (may be NULL) is
- * reset and receives one record per stage. On success *out owns the result;
+ * reset and receives one record per stage (one per part; with the batch
+ * backend parts integrated together, row by row, each record the span of
+ * their group). On success *out owns the result;
  * on failure *out is untouched and nothing leaks. Integration entries that
  * missed their tolerance do not fail the call: see ekoc_operator_failures.
  *
