@@ -127,12 +127,48 @@ static void test_batch_equals_scalar(void **state) {
   assert_true(checked > 800 && special > 200);
 }
 
+/* Steps whose eigenvalue gaps stay below the fallback's 300 but add up far
+ * beyond exp's range: the true kernel is finite (its trace compensates),
+ * and so is ekoc's, which applies the held-back traces once the product of
+ * the traceless exponentials grows large; equal to the product of plain
+ * m2_exp steps, and the grouped kernel to the scalar one bitwise. */
+static void test_large_gaps_stay_finite(void **state) {
+  ekoc_kernel_cfg c;
+  ekoc_cmat2 gamma[8][EKOC_MAX_ORDER], out[8], one;
+  int p;
+  (void)state;
+  memset(&c, 0, sizeof c);
+  c.order = 2;
+  c.method = EKOC_METHOD_ORDERED_EXACT;
+  c.ev_op_iterations = 16;
+  c.ev_op_max_order = 10;
+  c.beta[0] = 8.0;
+  c.beta[1] = 60.0;
+  c.beta[2] = 400.0;
+  c.a0 = 0.028;
+  c.a1 = 0.009;
+  for (p = 0; p < 8; ++p) { /* gamma^(0) = diag(0, L): per step |z| ~ 150 for L = 3.4e4, 16 steps */
+    gamma[p][0] = m2_zero();
+    gamma[p][0].m[3] = c_make(3.4e4 * (1.0 + 0.01 * p), 10.0 * p);
+    gamma[p][1] = m2_zero();
+  }
+  ekoc_kernel_magnus_batch(&c, 8, &gamma[0][0], EKOC_MAX_ORDER, out);
+  for (p = 0; p < 8; ++p) {
+    one = ekoc_kernel_singlet_magnus(&c, gamma[p]);
+    assert_memory_equal(&one, &out[p], sizeof one);
+    /* E = diag(1, ~0): the (0,0) entry's exponent is exactly 0 */
+    assert_true(fabs(one.m[0].re - 1.0) < 1e-12 && fabs(one.m[0].im) < 1e-12);
+    assert_true(c_abs(one.m[1]) == 0.0 && c_abs(one.m[2]) == 0.0 && c_abs(one.m[3]) < 1e-300);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_commutator_six_products),
       cmocka_unit_test(test_traceless_exp),
       cmocka_unit_test(test_traceless_exp_refuses_huge_gap),
       cmocka_unit_test(test_batch_equals_scalar),
+      cmocka_unit_test(test_large_gaps_stay_finite),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

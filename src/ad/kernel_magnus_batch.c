@@ -230,6 +230,19 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
       tau_sum.im[l] = add_tau[l] ? im : tau_sum.im[l];
     }
     mv_mul(&step, &e, &e);
+    FOR_LANES(l) { /* ekoc_kernel_magnus_large on every lane */
+      int big = 0;
+      for (i = 0; i < 4; ++i) big |= !(e.m[i].re[l] * e.m[i].re[l] + e.m[i].im[l] * e.m[i].im[l] <= 1e200);
+      apart[l] = (unsigned char)big;
+    }
+    for (l = 0; l < LANES; ++l) { /* the traces of the lanes grown large, as the scalar kernel applies them */
+      ekoc_cmat2 el;
+      if (!apart[l]) continue;
+      lane_get(&e, l, &el);
+      el = m2_cscale(el, c_exp(c_make(tau_sum.re[l], tau_sum.im[l])));
+      lane_set(&e, l, &el);
+      tau_sum.re[l] = tau_sum.im[l] = 0.0;
+    }
     a_mid *= r_step;
   }
   for (l = 0; l < LANES; ++l) { /* m2_cscale(e, c_exp(tau_sum)) */

@@ -168,6 +168,17 @@ EKOC_HD void ekoc_kernel_magnus_weights(const ekoc_kernel_cfg *cfg, double a_mid
   }
 }
 
+/* 1 when an entry of the product of traceless step exponentials exceeds
+ * 1e100 in modulus: the traces held back (exp(sum_k tau_k), which keeps the
+ * full product finite) are then applied, so that the product itself never
+ * overflows however many steps of large eigenvalue gaps it takes. */
+EKOC_HD int ekoc_kernel_magnus_large(const ekoc_cmat2 *e) {
+  int i;
+  for (i = 0; i < 4; ++i)
+    if (!(c_abs2(e->m[i]) <= 1e200)) return 1;
+  return 0;
+}
+
 /* ordered-exact (an ekoc method, not eko's; docs/physics.md §6.3): the same
  * path-ordered solution that iterate-exact approaches as its steps shrink,
  * integrated to sixth order by the three-point Gauss-Legendre Magnus formula
@@ -189,7 +200,8 @@ EKOC_HD void ekoc_kernel_magnus_weights(const ekoc_kernel_cfg *cfg, double a_mid
  * but for its trace part tau 1, tau = (tr alpha_1 + tr alpha_3/12)/2, which
  * commutes with everything: E = exp(sum_k tau_k) prod_k exp(Omega_k - tau_k 1),
  * one complex exponential per step (ekoc_kernel_m2_exp_traceless) and one
- * at the end instead of two per step. */
+ * at the end instead of two per step (earlier when the product grows large:
+ * ekoc_kernel_magnus_large). */
 EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_magnus(const ekoc_kernel_cfg *cfg, const ekoc_cmat2 *gamma) {
   const double node_offset = 0.38729833462074168852; /* sqrt(15)/10 */
   const double w_alpha2 = 1.2909944487358056284;     /* sqrt(15)/3 */
@@ -225,6 +237,10 @@ EKOC_HD ekoc_cmat2 ekoc_kernel_singlet_magnus(const ekoc_kernel_cfg *cfg, const 
       step = m2_exp(omega);
     }
     e = m2_mul(step, e);
+    if (ekoc_kernel_magnus_large(&e)) { /* the steps' traces are due: take them now */
+      e = m2_cscale(e, c_exp(tau_sum));
+      tau_sum = c_real(0.0);
+    }
     a_mid *= r_step;
   }
   return m2_cscale(e, c_exp(tau_sum));
