@@ -182,31 +182,19 @@ size_t ekoc_nspace_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const e
                                size_t tower_stride, ekoc_complex *out, size_t out_stride) {
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
   size_t p, p0;
-  int i, m;
   if (ekoc_nspace_is_qed(cfg) || cfg->kind != EKOC_KIND_EVOLUTION || cfg->family == EKOC_FAMILY_NS ||
       cfg->method != EKOC_METHOD_ORDERED_EXACT || !ekoc_kernel_cfg_valid(&k) || k.a1 == k.a0 || k.order == 1) {
     for (p = 0; p < count; ++p)
       if (!ekoc_nspace_from_tower(cfg, tower + p * tower_stride, out + p * out_stride)) return p;
     return count;
   }
-  /* ekoc_nspace_evolution_singlet with the kernel of a group at once */
+  /* ekoc_nspace_from_tower's singlet steps with the kernel of a group at once */
   for (p0 = 0; p0 < count; p0 += FROM_TOWERS_GROUP) {
     ekoc_cmat2 gamma[FROM_TOWERS_GROUP][EKOC_MAX_ORDER], e[FROM_TOWERS_GROUP];
     size_t n = count - p0 < FROM_TOWERS_GROUP ? count - p0 : FROM_TOWERS_GROUP;
-    for (p = 0; p < n; ++p) {
-      const ekoc_complex *tw = tower + (p0 + p) * tower_stride;
-      for (i = 0; i < cfg->order; ++i)
-        for (m = 0; m < 4; ++m) gamma[p][i].m[m] = tw[4 * i + m];
-      if (cfg->sv_mode == EKOC_SV_EXPONENTIATED)
-        ekoc_sv_exponentiated_singlet(cfg->order, cfg->sv_log, cfg->beta, gamma[p]);
-    }
+    for (p = 0; p < n; ++p) ekoc_nspace_singlet_gamma(cfg, tower + (p0 + p) * tower_stride, gamma[p]);
     ekoc_kernel_magnus_batch(&k, n, &gamma[0][0], EKOC_MAX_ORDER, e);
-    for (p = 0; p < n; ++p) {
-      ekoc_complex *o = out + (p0 + p) * out_stride;
-      if (cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold)
-        e[p] = m2_mul(ekoc_sv_expanded_singlet(cfg->order, cfg->sv_log, cfg->a1, cfg->beta, gamma[p]), e[p]);
-      for (i = 0; i < 4; ++i) o[i] = e[p].m[i];
-    }
+    for (p = 0; p < n; ++p) ekoc_nspace_singlet_out(cfg, gamma[p], e[p], out + (p0 + p) * out_stride);
   }
   return count;
 }

@@ -93,14 +93,21 @@ EKOC_HD void ekoc_nspace_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex g
   }
 }
 
-/* Evolution, singlet: gamma[i] is the 2x2 gamma^(i) in (Sigma, g) order.
- * Writes E_qq, E_qg, E_gq, E_gg. */
-EKOC_HD void ekoc_nspace_evolution_singlet(const ekoc_nspace_cfg *cfg, ekoc_cmat2 *gamma, ekoc_complex *out) {
-  ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
-  ekoc_cmat2 e;
-  int i;
+/* Evolution, singlet, in the two steps around the kernel (shared by the
+ * point-by-point path and the grouped one, ekoc_nspace_from_towers):
+ * gamma[i] = the 2x2 gamma^(i) in (Sigma, g) order from the packed tower,
+ * shifted by the exponentiated scale variation when cfg asks for it; then
+ * from the kernel's E_S the expanded scale-variation factor when due, and
+ * E_qq, E_qg, E_gq, E_gg into out. */
+EKOC_HD void ekoc_nspace_singlet_gamma(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower, ekoc_cmat2 *gamma) {
+  int i, m;
+  for (i = 0; i < cfg->order; ++i)
+    for (m = 0; m < 4; ++m) gamma[i].m[m] = tower[4 * i + m];
   if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_sv_exponentiated_singlet(cfg->order, cfg->sv_log, cfg->beta, gamma);
-  e = ekoc_kernel_singlet(&k, gamma);
+}
+EKOC_HD void ekoc_nspace_singlet_out(const ekoc_nspace_cfg *cfg, const ekoc_cmat2 *gamma, ekoc_cmat2 e,
+                                     ekoc_complex *out) {
+  int i;
   if (cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold)
     e = m2_mul(ekoc_sv_expanded_singlet(cfg->order, cfg->sv_log, cfg->a1, cfg->beta, gamma), e);
   for (i = 0; i < 4; ++i) out[i] = e.m[i];
@@ -243,9 +250,9 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
       ekoc_nspace_evolution_ns(cfg, gamma, out);
     } else {
       ekoc_cmat2 gamma[EKOC_MAX_ORDER];
-      for (i = 0; i < cfg->order; ++i)
-        for (m = 0; m < 4; ++m) gamma[i].m[m] = tower[4 * i + m];
-      ekoc_nspace_evolution_singlet(cfg, gamma, out);
+      ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
+      ekoc_nspace_singlet_gamma(cfg, tower, gamma);
+      ekoc_nspace_singlet_out(cfg, gamma, ekoc_kernel_singlet(&k, gamma), out);
     }
     return 1;
   } else {

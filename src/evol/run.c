@@ -355,8 +355,9 @@ static void quad_settings(run_context *ctx, ekoc_quad_settings *qs) {
   qs->nspace_cache = ctx->nspace_cache;
 }
 
-/* The integrals of part j by the request's backend; *failed: those that
- * missed their tolerance. */
+/* The integrals of part j by the adaptive or gpu backend (the batch backend
+ * takes its parts in groups: run_job_group); *failed: those that missed
+ * their tolerance. */
 static int integrate_part(const ekoc_plan_job *j, run_context *ctx, part_elements *el, size_t *failed) {
   ekoc_quad_job job;
   ekoc_quad_settings qs;
@@ -365,7 +366,6 @@ static int integrate_part(const ekoc_plan_job *j, run_context *ctx, part_element
   quad_settings(ctx, &qs);
   if (job.n_elements == 0) return EKOC_OK;
   if (ctx->rq->backend == EKOC_BACKEND_ADAPTIVE) return ekoc_quad_run_adaptive(&job, &qs, failed);
-  if (ctx->rq->backend == EKOC_BACKEND_BATCH) return ekoc_quad_run_batch(&job, &qs, failed);
   return ekoc_quad_run_gpu(&job, &qs, failed);
 }
 
@@ -417,8 +417,8 @@ static size_t job_element_bytes(const ekoc_plan_job *j, size_t nx) {
   return (size_t)job_elements(j, map) * nx * nx * (2 * sizeof(double) + sizeof(uint8_t));
 }
 
-/* Parts jobs[0..n-1] (none an identity) integrated together by the batch
- * driver (ekoc_quad_run_batch_jobs), then each finished as run_job does. */
+/* Parts jobs[0..n-1] (none an identity, n >= 1) integrated together by the
+ * batch driver (ekoc_quad_run_batch_jobs), then each finished as run_job does. */
 static int run_job_group(ekoc_plan_job *jobs, size_t n, run_context *ctx, size_t *n_failed) {
   part_elements el[EKOC_RUN_GROUP_JOBS];
   ekoc_quad_job qj[EKOC_RUN_GROUP_JOBS];
@@ -504,11 +504,12 @@ int ekoc_run_parts(ekoc_plan *p, const ekoc_interp *interp, const ekoc_request *
   for (i = 0; rc == EKOC_OK && i < p->n_jobs;) {
     uint64_t ts = ekoc_profile_now_ns(prof);
     size_t n = 1, q, bytes = job_element_bytes(&p->jobs[i], rq->nx);
-    if (rq->backend == EKOC_BACKEND_BATCH && !p->jobs[i].unity) /* consecutive parts with integrals, bounded */
+    int grouped = rq->backend == EKOC_BACKEND_BATCH && !p->jobs[i].unity;
+    if (grouped) /* consecutive parts with integrals, bounded */
       while (i + n < p->n_jobs && n < EKOC_RUN_GROUP_JOBS && !p->jobs[i + n].unity &&
              bytes + job_element_bytes(&p->jobs[i + n], rq->nx) <= EKOC_RUN_GROUP_BYTES)
         bytes += job_element_bytes(&p->jobs[i + n++], rq->nx);
-    rc = n == 1 ? run_job(&p->jobs[i], &ctx, n_failed) : run_job_group(&p->jobs[i], n, &ctx, n_failed);
+    rc = grouped ? run_job_group(&p->jobs[i], n, &ctx, n_failed) : run_job(&p->jobs[i], &ctx, n_failed);
     for (q = 0; rc == EKOC_OK && q < n; ++q) { /* parts of a group share its span */
       char name[EKOC_PROFILE_NAME_LEN];
       part_name(&p->jobs[i + q], name, sizeof name);

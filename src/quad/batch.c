@@ -225,7 +225,5 @@ int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, co
 }
 
 int ekoc_quad_run_batch(const ekoc_quad_job *job, const ekoc_quad_settings *s, size_t *n_failed) {
-  if (!job || !s || !n_failed || !job->interp)
-    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_quad_run_batch: job, settings, n_failed and job->interp are required");
-  return ekoc_quad_run_batch_jobs(&job, 1, s, n_failed);
+  return ekoc_quad_run_batch_jobs(&job, 1, s, n_failed); /* which checks job, its interp, s and n_failed */
 }
