@@ -18,7 +18,8 @@
  * could meet it is refined by panels, vectorised over its basis functions
  * and elements, until they do or the budget is spent; entries still missing
  * it are flagged and counted, so no entry is silently less accurate than
- * asked for. Rows that pass on the base rule keep its sums bit for bit. Rows
+ * asked for. Rows that pass on the base rule keep its sums bit for bit; a
+ * row whose earlier family was refined skips its base rule (batch_row). Rows
  * are independent and threads take whole rows: the same bits for any thread
  * count.
  */
@@ -58,10 +59,12 @@ static unsigned char *cached_row_on_path(unsigned char *ready, double *radius_of
 }
 
 /* Row k of every element of family plan fp: the base rule (with the
- * N-space cache), then the engine's estimate, refinement and outputs. */
+ * N-space cache), then the engine's estimate, refinement and outputs; with
+ * skip_base the refinement from its first panels on, without the base rule.
+ * *refined: whether the row was refined. */
 static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *eng, const ekoc_batch_rule *rule,
                             const double *table, const ekoc_batch_family *fp, size_t k,
-                            const batch_family_cache *fc, ekoc_batch_thread *sc) {
+                            const batch_family_cache *fc, int skip_base, ekoc_batch_thread *sc, int *refined) {
   const ekoc_interp *in = job->interp;
   size_t nx = in->n, j;
   int32_t e;
@@ -70,9 +73,11 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   ekoc_batch_row_cache cache;
   ekoc_batch_base base;
   int rc, active;
+  *refined = 0;
   rc = ekoc_batch_row_init(&row, in, table, fp, k, &active);
   if (rc != EKOC_OK || !active) return rc; /* an inactive row stays 0 */
   row.panels = fc->panels; /* keyed by the row's radius too */
+  if (skip_base) return ekoc_batch_finish_row(eng, job, &row, NULL, &sc->eval, &sc->refine, &sc->n_failed, refined);
   nodes.n = rule->n_nodes;
   nodes.theta = rule->theta;
   nodes.tc = rule->tc;
@@ -108,19 +113,32 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   }
   base.ra = sc->sums.ra;
   base.nz = sc->sums.nz;
-  return ekoc_batch_finish_row(eng, job, &row, &base, &sc->eval, &sc->refine, &sc->n_failed);
+  return ekoc_batch_finish_row(eng, job, &row, &base, &sc->eval, &sc->refine, &sc->n_failed, refined);
 }
 
+/* Row k of every family of the job, in the job's family order. The families
+ * of a row share its x_k and its basis transforms, whose algebraic tails
+ * along the path are what makes the base rule miss (the near-diagonal entries
+ * at small x; quad/batch_refine.h), so once a family of the row needed
+ * refinement the next one is refined without its base rule (converged LHA
+ * run: every one of the 1175 non-singlet rows refined had its singlet row
+ * refined too; eko's LHA settings 9 of 9; perf/STATS.md "the base rule
+ * skipped"). The guess decides only the cost and, for a row that would have
+ * passed its base rule, whether its entries are the base or the refined sums
+ * (each within its tolerance); the rows of a family are those of one job and
+ * thread, so the bits still do not depend on the thread count or on the jobs
+ * integrated together. */
 static int batch_row(const ekoc_quad_job *job, const ekoc_batch_engine *eng, const ekoc_batch_rule *rule,
                      const double *table, const ekoc_batch_family *plans, size_t k, const batch_family_cache *fc,
                      ekoc_batch_thread *sc) {
   int32_t f;
+  int refined = 0;
   ekoc_quad_row_init(job, k);
   if (job->interp->logx[k] == 0.0) return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
   for (f = 0; f < job->n_families; ++f) {
-    int rc;
+    int rc, skip_base = refined && eng->max_panels > 1;
     if (plans[f].n_el == 0) continue;
-    rc = batch_family_row(job, eng, rule, table, &plans[f], k, &fc[f], sc);
+    rc = batch_family_row(job, eng, rule, table, &plans[f], k, &fc[f], skip_base, sc, &refined);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;

@@ -77,7 +77,7 @@ int ekoc_batch_host_finish(const ekoc_quad_job *job, const ekoc_quad_settings *s
         }
         base.ra = sc.sums.ra;
         base.nz = sc.sums.nz;
-        rck = ekoc_batch_finish_row(&eng, job, &row, &base, &sc.eval, &sc.refine, &sc.n_failed);
+        rck = ekoc_batch_finish_row(&eng, job, &row, &base, &sc.eval, &sc.refine, &sc.n_failed, NULL);
       }
       if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
     }

@@ -216,19 +216,24 @@ static int32_t worst_panel(const ekoc_batch_row *row, const ekoc_batch_refine_sc
 }
 
 /* Splits until no entry fails that could pass, or the budget or progress
- * runs out (quad/batch_refine.h); panel 0 holds the base rule on entry.
+ * runs out (quad/batch_refine.h); panel 0 holds the base rule on entry, or,
+ * with no_base, nothing yet: its first split then only evaluates the two
+ * halves (the totals start at 0, as the base path's do once panel 0 is taken
+ * out of them, so both paths give the same halves the same totals).
  * Returns the number of panels, or a negative status. */
 static int refine(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
-                  ekoc_batch_refine_scratch *rs, int *status) {
+                  ekoc_batch_refine_scratch *rs, int no_base, int *status) {
   size_t nx = row->interp->n, len = rs->len, j;
   int32_t n_panels = 1, e, stall = 0;
   double best = INFINITY;
   *status = EKOC_OK;
   while (n_panels < eng->max_panels) {
-    double total, lo, hi, mid;
-    int32_t p = worst_panel(row, rs, n_panels, &total), r = n_panels, any = 0;
+    double total = INFINITY, lo, hi, mid;
+    int32_t p = no_base ? 0 : worst_panel(row, rs, n_panels, &total), r = n_panels, any = 0;
     size_t op = (size_t)p * len, or_ = (size_t)r * len;
-    if (total < 0.9 * best) {
+    if (no_base) {
+      no_base = 0; /* the first split: no panel to score yet */
+    } else if (total < 0.9 * best) {
       best = total;
       stall = 0;
     } else if (++stall >= EKOC_BATCH_STALL_SPLITS) {
@@ -268,16 +273,23 @@ static int refine(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_
 
 int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job, const ekoc_batch_row *row,
                           const ekoc_batch_base *base, ekoc_batch_eval_scratch *es, ekoc_batch_refine_scratch *rs,
-                          size_t *n_failed) {
+                          size_t *n_failed, int *refined) {
   const ekoc_batch_family *fp = row->fp;
   size_t nx = row->interp->n, k = row->k, j;
   int32_t e, p, n_panels = 1;
   int any = 0, status = EKOC_OK;
-  /* the base rule as panel 0 */
+  if (!base && eng->max_panels < 2)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "batch: a row without its base rule needs refinement (limit >= 2)");
+  /* the base rule as panel 0, or an empty panel 0 that refine() splits first */
   for (e = 0; e < fp->n_el; ++e)
     for (j = row->jmin; j < nx; ++j) {
       size_t i = (size_t)e * nx + j;
-      double v = base->stored[e][j] - diagonal_constant(row, e, j);
+      double v;
+      if (!base) {
+        rs->k[i] = rs->vt[i] = rs->q[i] = rs->qt[i] = rs->f[i] = rs->ft[i] = 0.0;
+        continue;
+      }
+      v = base->stored[e][j] - diagonal_constant(row, e, j);
       rs->k[i] = rs->vt[i] = v;
       rs->q[i] = rs->qt[i] = ekoc_batch_quad_error(base->diff[e][j], base->ra[i]);
       rs->f[i] = rs->ft[i] = ekoc_batch_round_error(base->ra[i], base->nz[i]);
@@ -288,10 +300,11 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
     }
   rs->lo[0] = eng->s_lo;
   rs->hi[0] = eng->s_hi;
-  if (any && eng->max_panels > 1) {
-    n_panels = refine(eng, row, es, rs, &status);
+  if (!base || (any && eng->max_panels > 1)) {
+    n_panels = refine(eng, row, es, rs, !base, &status);
     if (n_panels < 0) return status;
   }
+  if (refined) *refined = n_panels > 1;
   for (e = 0; e < fp->n_el; ++e) {
     const ekoc_quad_element *el = &job->elements[fp->job_el[e]];
     for (j = row->jmin; j < nx; ++j) {

@@ -36,7 +36,9 @@
  * EKOC_BATCH_STALL_SPLITS splits in a row do not lower that sum below 0.9 of
  * its best (rounding or an unresolved feature: refining further would not
  * help). Entries still missing their tolerance are flagged and counted.
- * Rows that pass on the base rule keep its sums bit for bit.
+ * Rows that pass on the base rule keep its sums bit for bit. A row may also
+ * start refined, without its base rule (quad/batch.c: its earlier family was
+ * refined): its first split then evaluates the same two halves.
  */
 #ifndef EKOC_QUAD_BATCH_REFINE_H
 #define EKOC_QUAD_BATCH_REFINE_H
@@ -123,12 +125,16 @@ typedef struct ekoc_batch_base {
 /* Row row->k of the family's elements in job: estimate, refinement when
  * needed (ekoc_batch_eval on new panels, evaluation scratch es) and the
  * outputs value / error / failed for j >= row->jmin (eko's corner kept);
- * entries still missing the tolerance are added to *n_failed. Returns
- * EKOC_OK, EKOC_ERR_NUMERICAL for a non-finite entry, the evaluation's
- * error, or EKOC_ERR_CANCELLED from the progress callback. */
+ * entries still missing the tolerance are added to *n_failed. base NULL:
+ * the row is refined without its base rule, from the two halves of the tail
+ * range on (what the first split of the base panel evaluates; needs
+ * max_panels >= 2). *refined (when not NULL) tells whether the row was
+ * refined. Returns EKOC_OK, EKOC_ERR_NUMERICAL for a non-finite entry, the
+ * evaluation's error, EKOC_ERR_INVALID_ARGUMENT (no base and no refinement
+ * budget) or EKOC_ERR_CANCELLED from the progress callback. */
 int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job, const ekoc_batch_row *row,
                           const ekoc_batch_base *base, ekoc_batch_eval_scratch *es, ekoc_batch_refine_scratch *rs,
-                          size_t *n_failed);
+                          size_t *n_failed, int *refined);
 
 /* Everything one thread of the engine needs, allocated once per job. */
 typedef struct ekoc_batch_thread {
