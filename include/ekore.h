@@ -93,6 +93,11 @@
 #define EKORE_ERROR_LEN 256
 
 /**
+ * Doubles per point of the packed harmonic sums (19 complex numbers).
+ */
+#define EKORE_SUMS_LEN 38
+
+/**
  * QED sector: the four non-singlet modes 10102, 10103, 10202, 10203.
  */
 #define EKORE_QED_NS 0
@@ -329,6 +334,45 @@ int32_t ekore_gamma_ns_all_batch_n3lo(uint32_t order,
                                       uint32_t nf,
                                       double *out_re,
                                       double *out_im);
+
+/**
+ * `ekore_gamma_singlet_batch_n3lo` at the `count` points whose packed
+ * harmonic sums `sums` holds (`count*EKORE_SUMS_LEN` doubles, written by
+ * `ekore_sums_batch`): the same checks of N (read from the sums) and the
+ * same values, bit for bit, without computing the sums again (a caller
+ * evaluating several orders or nf at the same points computes them once).
+ * Errors: as `ekore_gamma_singlet_batch_n3lo` (EKORE_ERR_NULL also for `sums`).
+ */
+int32_t ekore_gamma_singlet_batch_sums(uint32_t order,
+                                       const struct ekore_n3lo *n3lo,
+                                       const double *sums,
+                                       size_t count,
+                                       uint32_t nf,
+                                       double *out_re,
+                                       double *out_im);
+
+/**
+ * `ekore_gamma_ns_all_batch_n3lo` from packed harmonic sums, as
+ * `ekore_gamma_singlet_batch_sums`: each value bitwise that of
+ * `ekore_gamma_ns_all_batch_n3lo` at the same N.
+ */
+int32_t ekore_gamma_ns_all_batch_sums(uint32_t order,
+                                      const struct ekore_n3lo *n3lo,
+                                      const double *sums,
+                                      size_t count,
+                                      uint32_t nf,
+                                      double *out_re,
+                                      double *out_im);
+
+/**
+ * The harmonic sums of the `count` points N_p = n_re[p] + i n_im[p] into
+ * `out` (`count*EKORE_SUMS_LEN` doubles, point-major; the layout is the
+ * crate's: pass it on to the `*_batch_sums` entry points only). Every point
+ * is checked first (finite, |N| <= EKORE_N_MAX, off N = 0, -1, -2, ...);
+ * nothing is written on an error. Errors: EKORE_ERR_NULL, _DOMAIN (the
+ * message names the point), _PANIC.
+ */
+int32_t ekore_sums_batch(const double *n_re, const double *n_im, size_t count, double *out);
 
 /**
  * The non-singlet matching OMEs A^(1..order)(N) on the basis (q, H) (eko's

@@ -202,6 +202,57 @@ static void test_towers_bad_point(void **state) {
   assert_non_null(strstr(ekoc_last_error(), "ekore_ome_ns at N=(0,0)"));
 }
 
+/* The towers from packed harmonic sums (the N-space cache's path,
+ * quad/nspace_cache.h) are bitwise those from N for the families that take
+ * them (unpolarized QCD evolution, orders 1..4, nf 3..6, two N3LO choices);
+ * the others (OMEs, polarized, time-like) ignore the sums and give the N path's
+ * towers; a pole is refused through the sums too. */
+static void test_towers_from_sums_bitwise(void **state) {
+  double nre[NP], nim[NP], scratch[EKOC_NSPACE_TOWER_SCRATCH(NP)], sums[NP * EKOC_NSPACE_SUMS_LEN];
+  ekoc_complex a[NP * EKOC_NSPACE_MAX_TOWER], b[NP * EKOC_NSPACE_MAX_TOWER];
+  int kind, fam, order, nf, axis, v, taking = 0, other = 0;
+  (void)state;
+  test_points(nre, nim);
+  assert_int_equal(ekoc_nspace_sums(NP, nre, nim, sums), EKOC_OK);
+  for (kind = 0; kind < 2; ++kind)
+    for (fam = 0; fam < 2; ++fam)
+      for (order = 1; order <= (kind ? 2 : 4); ++order)
+        for (nf = 3; nf <= 6; ++nf)
+          for (axis = 0; axis < 3; ++axis)
+            for (v = 0; v < (order == 4 ? 2 : 1); ++v) {
+              ekoc_nspace_config c;
+              size_t len;
+              cfg_make(&c, kind, fam, order, nf, 0, 0, 0);
+              c.polarized = axis == 1;
+              c.time_like = axis == 2;
+              if (axis && (order > 3 || kind)) continue; /* outside the axes' orders; their OMEs per point */
+              if (order == 4 && (nf == 6 || axis)) continue;
+              if (v) c.n3lo_ad_variation[0] = 2, c.use_fhmruvv = 0;
+              else if (order == 4) c.use_fhmruvv = 1;
+              len = (size_t)ekoc_nspace_tower_len(&c) * NP;
+              memset(a, 0, sizeof a);
+              memset(b, 0xff, sizeof b);
+              assert_int_equal(ekoc_nspace_towers(&c, NP, nre, nim, scratch, a), EKOC_OK);
+              assert_int_equal(ekoc_nspace_towers_from_sums(&c, NP, nre, nim, sums, scratch, b), EKOC_OK);
+              assert_memory_equal(a, b, len * sizeof(ekoc_complex));
+              assert_int_equal(ekoc_nspace_takes_sums(&c), kind == 0 && axis == 0);
+              if (ekoc_nspace_takes_sums(&c)) ++taking;
+              else ++other;
+            }
+  assert_int_equal(taking, 2 * (3 * 4 + 2 * 3));
+  assert_true(other > 0);
+  { /* a pole: refused by the sums, and by the singlet's towers through them */
+    double pre[2] = {2.0, -1.0}, pim[2] = {0.0, 0.0}, one_re[2] = {2.0, 1.0};
+    ekoc_nspace_config c;
+    assert_int_equal(ekoc_nspace_sums(2, pre, pim, sums), EKOC_ERR_ANOMALOUS_DIMENSION);
+    assert_non_null(strstr(ekoc_last_error(), "ekore_sums_batch"));
+    assert_int_equal(ekoc_nspace_sums(2, one_re, pim, sums), EKOC_OK);
+    cfg_make(&c, EKOC_KIND_EVOLUTION, EKOC_FAMILY_SINGLET, 3, 4, 0, 0, 0);
+    assert_int_equal(ekoc_nspace_towers_from_sums(&c, 2, one_re, pim, sums, scratch, a), EKOC_ERR_ANOMALOUS_DIMENSION);
+    assert_non_null(strstr(ekoc_last_error(), "ekore_gamma_singlet_batch_sums"));
+  }
+}
+
 /* ---- the kernels' bodies, emulated on the host ------------------------------------ */
 
 #define NX 16
@@ -435,6 +486,7 @@ int main(void) {
       cmocka_unit_test(test_towers_equal_cpu_evaluator),
       cmocka_unit_test(test_from_towers_equal_per_point),
       cmocka_unit_test(test_towers_bad_point),
+      cmocka_unit_test(test_towers_from_sums_bitwise),
       cmocka_unit_test(test_kernels_equal_cpu_batch),
       cmocka_unit_test(test_gpu_backend_or_skip),
   };

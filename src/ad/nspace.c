@@ -13,6 +13,8 @@
 #include "ekore.h"
 #include "status.h"
 
+_Static_assert(EKOC_NSPACE_SUMS_LEN == EKORE_SUMS_LEN, "the packed sums of ekore_sums_batch");
+
 /* Turns an ekore failure into an ekoc status with the crate's message (which
  * names the failing point); a single point's N is named here as well. */
 static int ekore_failure(int32_t rc, const char *what, size_t count, const double *n_re, const double *n_im) {
@@ -123,6 +125,51 @@ static int axis_matching_towers(const ekoc_nspace_cfg *cfg, size_t count, const 
   return EKOC_OK;
 }
 
+/* The unpolarized QCD evolution towers, from N or, when sums is not NULL,
+ * from the points' packed harmonic sums (ekore's *_batch_sums entry points:
+ * the same bits). */
+static int evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                            const double *sums, double *re, double *im, ekoc_complex *tower) {
+  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf;
+  size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
+  ekore_n3lo n3lo = n3lo_choice(cfg);
+  int32_t rc;
+  const char *what;
+  if (cfg->family == EKOC_FAMILY_NS) {
+    /* the three sectors in one call sharing each point's harmonic sums (below
+     * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
+     * §1.3); its layout (3p + m)*order + i is the tower's: len = 3*order */
+    what = sums ? "ekore_gamma_ns_all_batch_sums" : "ekore_gamma_ns_all_batch_n3lo";
+    rc = sums ? ekore_gamma_ns_all_batch_sums(order, &n3lo, sums, count, nf, re, im)
+              : ekore_gamma_ns_all_batch_n3lo(order, &n3lo, n_re, n_im, count, nf, re, im);
+  } else { /* each point bitwise ekore_gamma_singlet's (the crate's contract) */
+    what = sums ? "ekore_gamma_singlet_batch_sums" : "ekore_gamma_singlet_batch_n3lo";
+    rc = sums ? ekore_gamma_singlet_batch_sums(order, &n3lo, sums, count, nf, re, im)
+              : ekore_gamma_singlet_batch_n3lo(order, &n3lo, n_re, n_im, count, nf, re, im);
+  }
+  if (rc != 0) return ekore_failure(rc, what, count, n_re, n_im);
+  for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
+  return EKOC_OK;
+}
+
+int ekoc_nspace_takes_sums(const ekoc_nspace_cfg *cfg) {
+  return cfg->kind == EKOC_KIND_EVOLUTION && !ekoc_nspace_is_qed(cfg) && !cfg->polarized && !cfg->time_like &&
+         (cfg->family == EKOC_FAMILY_NS || cfg->family == EKOC_FAMILY_SINGLET);
+}
+
+int ekoc_nspace_sums(size_t count, const double *n_re, const double *n_im, double *sums) {
+  int32_t rc = ekore_sums_batch(n_re, n_im, count, sums);
+  return rc != 0 ? ekore_failure(rc, "ekore_sums_batch", count, n_re, n_im) : EKOC_OK;
+}
+
+int ekoc_nspace_towers_from_sums(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                                 const double *sums, double *scratch, ekoc_complex *tower) {
+  if (!sums || !ekoc_nspace_takes_sums(cfg) || cfg->order < 1 || cfg->order > EKOC_MAX_ORDER)
+    return ekoc_nspace_towers(cfg, count, n_re, n_im, scratch, tower);
+  if (count == 0) return EKOC_OK;
+  return evolution_towers(cfg, count, n_re, n_im, sums, scratch, scratch + count * EKOC_NSPACE_MAX_RAW, tower);
+}
+
 int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                        double *scratch, ekoc_complex *tower) {
   size_t len, p, order, i;
@@ -147,20 +194,8 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
     return axis_evolution_towers(cfg, count, n_re, n_im, re, im, tower);
   if (cfg->kind == EKOC_KIND_MATCHING && (cfg->polarized || cfg->time_like))
     return axis_matching_towers(cfg, count, n_re, n_im, re, im, tower);
-  if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
-    /* the three sectors in one call sharing each point's harmonic sums (below
-     * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
-     * §1.3); its layout (3p + m)*order + i is the tower's: len = 3*order */
-    ekore_n3lo n3lo = n3lo_choice(cfg);
-    rc = ekore_gamma_ns_all_batch_n3lo((uint32_t)order, &n3lo, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
-    if (rc != 0) return ekore_failure(rc, "ekore_gamma_ns_all_batch_n3lo", count, n_re, n_im);
-    for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
-  } else if (cfg->kind == EKOC_KIND_EVOLUTION) {
-    /* each point bitwise ekore_gamma_singlet's (the crate's contract) */
-    ekore_n3lo n3lo = n3lo_choice(cfg);
-    rc = ekore_gamma_singlet_batch_n3lo((uint32_t)order, &n3lo, n_re, n_im, count, (uint32_t)cfg->nf, re, im);
-    if (rc != 0) return ekore_failure(rc, "ekore_gamma_singlet_batch_n3lo", count, n_re, n_im);
-    for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
+  if (cfg->kind == EKOC_KIND_EVOLUTION) {
+    return evolution_towers(cfg, count, n_re, n_im, NULL, re, im, tower);
   } else {
     for (p = 0; p < count; ++p) {
       rc = cfg->family == EKOC_FAMILY_NS

@@ -279,6 +279,24 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
 int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                        double *scratch, ekoc_complex *tower);
 
+/* Doubles per point of the crate's packed harmonic sums (EKORE_SUMS_LEN). */
+#define EKOC_NSPACE_SUMS_LEN 38
+
+/* Whether family cfg's towers can come from packed harmonic sums (the
+ * unpolarized QCD evolution towers: ekore's *_batch_sums entry points). */
+int ekoc_nspace_takes_sums(const ekoc_nspace_cfg *cfg);
+
+/* The packed harmonic sums of the `count` points (EKOC_NSPACE_SUMS_LEN
+ * doubles each, ekore_sums_batch), computed once for the towers of every
+ * order and nf at those points. Returns EKOC_OK or
+ * EKOC_ERR_ANOMALOUS_DIMENSION with ekore's message. */
+int ekoc_nspace_sums(size_t count, const double *n_re, const double *n_im, double *sums);
+
+/* ekoc_nspace_towers, bit for bit, from the points' packed sums where the
+ * family takes them (ekoc_nspace_takes_sums; sums not NULL), else from N. */
+int ekoc_nspace_towers_from_sums(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
+                                 const double *sums, double *scratch, ekoc_complex *tower);
+
 /* The CPU evaluator: the tower at N (ekoc_nspace_towers for one point) and
  * the family's elements from it (ekoc_nspace_from_tower) into `out`
  * (EKOC_NSPACE_MAX_ELEMENTS slots). Returns EKOC_OK, or an error code with

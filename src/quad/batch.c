@@ -47,6 +47,9 @@ typedef struct batch_family_cache {
   ekoc_complex *basis, *tower; /* [k][m][j] (m: nodes, then probes), [k][m][len] */
   unsigned char *basis_ready, *tower_ready; /* [k] */
   double *basis_radius, *tower_radius;      /* [k]: the path each ready row is on */
+  ekoc_complex *sums;          /* [k][m][EKOC_NSPACE_SUMS_LEN / 2]: the harmonic sums of the offset's nodes */
+  unsigned char *sums_ready;
+  double *sums_radius;
   ekoc_nspace_panels *panels; /* the refined panels */
 } batch_family_cache;
 
@@ -97,6 +100,10 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   if (fc->basis) {
     cache.basis = fc->basis + k * ((size_t)rule->n_nodes + EKOC_BATCH_PROBES(rule->n_nodes)) * nx;
     cache.basis_ready = cached_row_on_path(fc->basis_ready, fc->basis_radius, k, row.radius);
+  }
+  if (fc->sums) {
+    cache.sums = fc->sums + k * (size_t)rule->n_nodes * (EKOC_NSPACE_SUMS_LEN / 2);
+    cache.sums_ready = cached_row_on_path(fc->sums_ready, fc->sums_radius, k, row.radius);
   }
   rc = ekoc_batch_eval(&row, &nodes, &cache, NULL, 0, &sc->eval, &sc->sums);
   if (rc != EKOC_OK) return rc;
@@ -193,6 +200,8 @@ int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, co
         batch_family_cache *fc = &js[i].fc[f];
         fc->basis = ekoc_nspace_cache_basis(s->nspace_cache, pl->singlet_like, &fc->basis_ready, &fc->basis_radius);
         fc->tower = ekoc_nspace_cache_towers(s->nspace_cache, pl->cfg, &fc->tower_ready, &fc->tower_radius);
+        if (ekoc_nspace_takes_sums(pl->cfg))
+          fc->sums = ekoc_nspace_cache_sums(s->nspace_cache, pl->singlet_like, &fc->sums_ready, &fc->sums_radius);
         fc->panels = ekoc_nspace_cache_panels(s->nspace_cache, pl->singlet_like, pl->cfg, js[i].eng.ref_nodes);
       }
   n_threads = s->n_threads > 0 ? s->n_threads : omp_get_max_threads();

@@ -151,6 +151,24 @@ int ekoc_batch_row_init(ekoc_batch_row *row, const ekoc_interp *interp, const do
   return rc;
 }
 
+/* The towers of all n nodes (path points in sc) into a cache row: from the
+ * row's harmonic sums where the family takes them and the cache keeps them
+ * (computed here on first use, then shared by every order and nf on this
+ * path), else from N; the same bits either way (ad/nspace.h). */
+static int cached_towers(const ekoc_nspace_cfg *cfg, size_t n, const ekoc_batch_row_cache *cache,
+                         ekoc_batch_eval_scratch *sc, ekoc_complex *tower) {
+  const double *sums = NULL;
+  if (cache->sums && ekoc_nspace_takes_sums(cfg)) {
+    if (!*cache->sums_ready) {
+      int rc = ekoc_nspace_sums(n, sc->n_re, sc->n_im, (double *)cache->sums);
+      if (rc != EKOC_OK) return rc;
+      *cache->sums_ready = 1;
+    }
+    sums = (const double *)cache->sums;
+  }
+  return ekoc_nspace_towers_from_sums(cfg, n, sc->n_re, sc->n_im, sums, sc->tscratch, tower);
+}
+
 static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATCH_PROBE_STRIDE / 2; }
 
 int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, const ekoc_batch_row_cache *cache,
@@ -179,7 +197,7 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
   } else if (!probes_only && cache && cache->tower) {
     tower = cache->tower;
     if (!*cache->tower_ready) {
-      rc = ekoc_nspace_towers(fp->cfg, (size_t)n, sc->n_re, sc->n_im, sc->tscratch, (ekoc_complex *)tower);
+      rc = cached_towers(fp->cfg, (size_t)n, cache, sc, (ekoc_complex *)tower);
       if (rc != EKOC_OK) return rc;
       *cache->tower_ready = 1;
     }

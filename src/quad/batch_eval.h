@@ -84,12 +84,14 @@ int ekoc_batch_row_init(ekoc_batch_row *row, const struct ekoc_interp *interp, c
 
 /* Values of this row on a node set kept between parts (quad/nspace_cache.h),
  * or NULLs: basis [n + EKOC_BATCH_PROBES(n)][j], the transforms P_j at the n
- * nodes followed by the probes' noise samples P_j - P'_j, and towers
- * [m][len], each with its ready flag (written here, set only when the row is
- * complete). */
+ * nodes followed by the probes' noise samples P_j - P'_j, towers [m][len]
+ * and the harmonic sums the towers are built from (ad/nspace.h), each with
+ * its ready flag (written here, set only when the row is complete). */
 typedef struct ekoc_batch_row_cache {
   ekoc_complex *basis, *tower;
   unsigned char *basis_ready, *tower_ready;
+  ekoc_complex *sums; /* [m][EKOC_NSPACE_SUMS_LEN / 2]: the nodes' harmonic sums, shared by families */
+  unsigned char *sums_ready;
 } ekoc_batch_row_cache;
 
 /* Per-entry sums, [e][j] element-major with stride nx (e < n_el); k and g

@@ -21,6 +21,8 @@ typedef struct panel_index {
   double *lo, *hi, *radius; /* [k][q]: the panel [lo, hi] on the path of this radius */
   ekoc_complex **basis;   /* [k][q]: [nodes + probes][nx], or NULL */
   unsigned char *ready;   /* [k][q] */
+  ekoc_complex **sums;    /* [k][q]: the nodes' packed harmonic sums, or NULL */
+  unsigned char *sums_ready; /* [k][q] */
 } panel_index;
 
 struct ekoc_nspace_panels {
@@ -29,6 +31,7 @@ struct ekoc_nspace_panels {
   ekoc_complex **tower;       /* [k][q]: [nodes][len], or NULL */
   unsigned char *tower_ready; /* [k][q] */
   int32_t len;
+  int32_t takes_sums;         /* the family's towers come from packed sums (ekoc_nspace_takes_sums) */
 };
 
 /* The physics choices besides (kind, family, order, nf) a tower depends on:
@@ -63,6 +66,10 @@ struct ekoc_nspace_cache {
   unsigned char *basis_ready[2]; /* [k] */
   double *basis_radius[2];      /* [k]: of the path the row's transforms were computed on */
   int32_t basis_tried[2];       /* allocation attempted for this key */
+  ekoc_complex *sums[2];        /* by offset: [k][m][EKOC_NSPACE_SUMS_LEN / 2], the nodes' harmonic sums */
+  unsigned char *sums_ready[2]; /* [k] */
+  double *sums_radius[2];       /* [k] */
+  int32_t sums_tried[2];
   tower_slot slot[EKOC_NSPACE_CACHE_SLOTS];
   int32_t n_slots;
   panel_index pidx[2];        /* by offset; count NULL until asked for */
@@ -95,9 +102,11 @@ static void drop_all(ekoc_nspace_cache *c) {
   for (i = 0; i < 2; ++i) {
     panel_index *x = &c->pidx[i];
     free_pointers((void **)x->basis, x->count ? n_keys : 0);
+    free_pointers((void **)x->sums, x->count ? n_keys : 0);
     free(x->count);
     free(x->lo);
     free(x->ready);
+    free(x->sums_ready);
     memset(x, 0, sizeof *x);
   }
   for (i = 0; i < c->n_slots; ++i) {
@@ -118,6 +127,13 @@ static void drop_all(ekoc_nspace_cache *c) {
     c->basis_ready[i] = NULL;
     c->basis_radius[i] = NULL;
     c->basis_tried[i] = 0;
+    free(c->sums[i]);
+    free(c->sums_ready[i]);
+    free(c->sums_radius[i]);
+    c->sums[i] = NULL;
+    c->sums_ready[i] = NULL;
+    c->sums_radius[i] = NULL;
+    c->sums_tried[i] = 0;
   }
   for (i = 0; i < c->n_slots; ++i) {
     free(c->slot[i].v);
@@ -244,6 +260,20 @@ ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, un
   return c->basis[o];
 }
 
+ekoc_complex *ekoc_nspace_cache_sums(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready, double **radius) {
+  int o = singlet_like ? 1 : 0;
+  *ready = NULL;
+  *radius = NULL;
+  if (!c || !c->logx) return NULL;
+  if (!c->sums_tried[o]) {
+    c->sums_tried[o] = 1;
+    c->sums[o] = alloc_rows(c, (size_t)c->n_nodes * (EKOC_NSPACE_SUMS_LEN / 2), &c->sums_ready[o], &c->sums_radius[o]);
+  }
+  *ready = c->sums_ready[o];
+  *radius = c->sums_radius[o];
+  return c->sums[o];
+}
+
 static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE_LEN]) {
   int i;
   memset(choice, 0, TOWER_CHOICE_LEN * sizeof *choice);
@@ -297,18 +327,22 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
 static int panel_index_make(ekoc_nspace_cache *c, int o, int32_t nodes) {
   panel_index *x = &c->pidx[o];
   size_t n_keys = c->nx * EKOC_NSPACE_CACHE_PANELS,
-         bytes = c->nx * sizeof(int32_t) + n_keys * (3 * sizeof(double) + sizeof(void *) + 1);
+         bytes = c->nx * sizeof(int32_t) + n_keys * (3 * sizeof(double) + 2 * sizeof(void *) + 2);
   if (x->count) return x->nodes == nodes;
   if (bytes > room(c)) return 0;
   x->count = calloc(c->nx, sizeof(int32_t));
   x->lo = malloc(3 * n_keys * sizeof(double));
   x->basis = calloc(n_keys, sizeof(ekoc_complex *));
   x->ready = calloc(n_keys, 1);
-  if (!x->count || !x->lo || !x->basis || !x->ready) {
+  x->sums = calloc(n_keys, sizeof(ekoc_complex *));
+  x->sums_ready = calloc(n_keys, 1);
+  if (!x->count || !x->lo || !x->basis || !x->ready || !x->sums || !x->sums_ready) {
     free(x->count);
     free(x->lo);
     free(x->basis);
     free(x->ready);
+    free(x->sums);
+    free(x->sums_ready);
     memset(x, 0, sizeof *x);
     return 0;
   }
@@ -349,6 +383,7 @@ ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_l
   s->panels.cache = c;
   s->panels.index = &c->pidx[singlet_like ? 1 : 0];
   s->panels.len = ekoc_nspace_tower_len(cfg);
+  s->panels.takes_sums = ekoc_nspace_takes_sums(cfg);
   return &s->panels;
 }
 
@@ -392,9 +427,14 @@ void ekoc_nspace_panel_get(ekoc_nspace_panels *p, size_t k, double lo, double hi
   if (!x->basis[at])
     x->basis[at] = loop_alloc(p->cache, ((size_t)x->nodes + EKOC_BATCH_PROBES(x->nodes)) * p->cache->nx);
   if (!p->tower[at]) p->tower[at] = loop_alloc(p->cache, (size_t)x->nodes * (size_t)(p->len ? p->len : 1));
+  if (!x->sums[at] && p->takes_sums) x->sums[at] = loop_alloc(p->cache, (size_t)x->nodes * (EKOC_NSPACE_SUMS_LEN / 2));
   if (x->basis[at]) {
     out->basis = x->basis[at];
     out->basis_ready = &x->ready[at];
+  }
+  if (x->sums[at]) {
+    out->sums = x->sums[at];
+    out->sums_ready = &x->sums_ready[at];
   }
   if (p->tower[at]) {
     out->tower = p->tower[at];

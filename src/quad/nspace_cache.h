@@ -9,7 +9,9 @@
  *  - the towers (anomalous dimensions gamma_k(N_m), or OMEs) only on those
  *    N_m and on (kind, family, order, nf, and ln(mu_h^2/m_h^2) for OMEs):
  *    not on a_s, the scales, the method or the scale variation, which enter
- *    later (ad/nspace.h).
+ *    later (ad/nspace.h);
+ *  - the harmonic sums the evolution towers are built from only on the N_m:
+ *    kept once per path offset, they serve every order and nf.
  * The same holds on the panels the engine's refinement adds to a row
  * (quad/batch_refine.h): a series of parts on one grid refines mostly the
  * same rows on the same panels, so they are kept too (ekoc_nspace_panel_get).
@@ -61,6 +63,13 @@ const double *ekoc_nspace_cache_refine_rule(ekoc_nspace_cache *c, int32_t points
 ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready,
                                       double **radius);
 
+/* The packed harmonic sums of the base rule's nodes on the path with this
+ * offset, [row k][node m][EKOC_NSPACE_SUMS_LEN / 2] complex (ad/nspace.h),
+ * shared by the towers of every family that takes them, with ready flags and
+ * path radii [row k] as for the basis; NULL when they do not fit the budget.
+ * Allocates on first use: call outside the parallel loop. */
+ekoc_complex *ekoc_nspace_cache_sums(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready, double **radius);
+
 /* The towers of family cfg, [row k][node m][ekoc_nspace_tower_len(cfg)]
  * complex, their ready flags [row k] and path radii [row k] (as for the
  * basis); NULL (and *ready, *radius NULL) when the budget or the slots are
@@ -69,8 +78,9 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
                                        double **radius);
 
 /* The refined panels of the batch engine (quad/batch_refine.h) kept for one
- * family: the basis transforms (and probe noise samples) of its path offset
- * and the towers of its configuration on each panel [lo, hi] of each row,
+ * family: the basis transforms (and probe noise samples) and the harmonic
+ * sums (families that take them) of its path offset and the towers of its
+ * configuration on each panel [lo, hi] of each row,
  * with `nodes` nodes per panel. A row holds up to EKOC_NSPACE_CACHE_PANELS
  * panels; their arrays are allocated when first used, inside the parallel
  * loop, by the thread that owns the row, while the byte budget allows. */

@@ -4,6 +4,7 @@
 
 use super::boundary::guard;
 use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
+use super::sums_batch::{unpack, unpack_n};
 use super::gamma::{ns_tower, ns_towers_all, singlet_tower};
 use super::n3lo::{ekore_n3lo, ns_poles, read_choice, DEFAULT_N3LO};
 use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_V, EKORE_OK};
@@ -22,18 +23,26 @@ unsafe fn check_batch(func: &str, n_re: *const f64, n_im: *const f64, count: usi
     Ok(())
 }
 
+/// Where a batch's points come from: N as split real and imaginary arrays, or
+/// the packed harmonic sums of `ekore_sums_batch` (which hold N too).
+#[derive(Clone, Copy)]
+pub(super) enum Points {
+    N(*const f64, *const f64),
+    Packed(*const f64),
+}
+
 /// Shared body of the batch entry points: checks the pointers and every point
 /// first, then writes `width` (<= 16) values per point, point-major at
-/// p*width, computed by `eval` from the point's harmonic sums.
+/// p*width, computed by `eval` from the point's harmonic sums (computed here,
+/// or unpacked: the same values, so the same bits).
 ///
 /// # Safety
-/// Inputs valid for reads of `count` doubles, outputs for writes of
-/// `count*width` doubles, no overlap.
+/// Inputs valid for reads of `count` doubles (`count*EKORE_SUMS_LEN` packed),
+/// outputs for writes of `count*width` doubles, no overlap.
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn batch_run(
     func: &str,
-    n_re: *const f64,
-    n_im: *const f64,
+    points: Points,
     count: usize,
     poles: Poles,
     out_re: *mut f64,
@@ -41,16 +50,34 @@ pub(super) unsafe fn batch_run(
     width: usize,
     eval: &dyn Fn(&Sums, &mut [C64]) -> Result<(), i32>,
 ) -> Result<(), i32> {
-    check_ptr(func, "n_re", n_re)?;
-    check_ptr(func, "n_im", n_im)?;
+    match points {
+        Points::N(n_re, n_im) => {
+            check_ptr(func, "n_re", n_re)?;
+            check_ptr(func, "n_im", n_im)?;
+        }
+        Points::Packed(v) => check_ptr(func, "sums", v)?,
+    }
     check_ptr(func, "out_re", out_re)?;
     check_ptr(func, "out_im", out_im)?;
-    check_batch(func, n_re, n_im, count, poles)?;
+    match points {
+        Points::N(n_re, n_im) => check_batch(func, n_re, n_im, count, poles)?,
+        Points::Packed(v) => {
+            for p in 0..count {
+                let n = unpack_n(v, p);
+                check_n(func, Arg(Some(p)), n.re, n.im, poles)?;
+            }
+        }
+    }
     let mut buf = [C64::ZERO; 16];
     let g = &mut buf[..width];
     for p in 0..count {
-        let n = C64::new(*n_re.add(p), *n_im.add(p));
-        let s = sums(func, n)?;
+        let (n, s) = match points {
+            Points::N(n_re, n_im) => {
+                let n = C64::new(*n_re.add(p), *n_im.add(p));
+                (n, sums(func, n)?)
+            }
+            Points::Packed(v) => (unpack_n(v, p), unpack(v, p)),
+        };
         eval(&s, g)?;
         if !all_finite(g) {
             return Err(not_finite(func, n));
@@ -69,8 +96,7 @@ unsafe fn singlet_batch(
     func: &str,
     order: u32,
     n3lo: *const ekore_n3lo,
-    n_re: *const f64,
-    n_im: *const f64,
+    points: Points,
     count: usize,
     nf: u32,
     out_re: *mut f64,
@@ -80,7 +106,7 @@ unsafe fn singlet_batch(
     check_nf(func, nf)?;
     let choice = read_choice(func, order, n3lo)?;
     let w = 4 * order as usize;
-    batch_run(func, n_re, n_im, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
+    batch_run(func, points, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
         g.copy_from_slice(&singlet_tower(func, order, s, nf, choice.as_ref())?[..w]);
         Ok(())
     })
@@ -96,8 +122,7 @@ unsafe fn ns_batch(
     order: u32,
     mode: u32,
     n3lo: *const ekore_n3lo,
-    n_re: *const f64,
-    n_im: *const f64,
+    points: Points,
     count: usize,
     nf: u32,
     out_re: *mut f64,
@@ -109,7 +134,7 @@ unsafe fn ns_batch(
     let choice = read_choice(func, order, n3lo)?;
     let w = order as usize;
     let poles = ns_poles(choice.as_ref(), mode == EKORE_MODE_NS_V);
-    batch_run(func, n_re, n_im, count, poles, out_re, out_im, w, &|s, g| {
+    batch_run(func, points, count, poles, out_re, out_im, w, &|s, g| {
         g.copy_from_slice(&ns_tower(func, order, mode, s, nf, choice.as_ref())?[..w]);
         Ok(())
     })
@@ -124,8 +149,7 @@ unsafe fn ns_all_batch(
     func: &str,
     order: u32,
     n3lo: *const ekore_n3lo,
-    n_re: *const f64,
-    n_im: *const f64,
+    points: Points,
     count: usize,
     nf: u32,
     out_re: *mut f64,
@@ -136,7 +160,7 @@ unsafe fn ns_all_batch(
     let choice = read_choice(func, order, n3lo)?;
     let w = order as usize;
     let poles = ns_poles(choice.as_ref(), true);
-    batch_run(func, n_re, n_im, count, poles, out_re, out_im, 3 * w, &|s, g| {
+    batch_run(func, points, count, poles, out_re, out_im, 3 * w, &|s, g| {
         for (m, t) in ns_towers_all(func, order, s, nf, choice.as_ref())?.iter().enumerate() {
             g[m * w..(m + 1) * w].copy_from_slice(&t[..w]);
         }
@@ -163,7 +187,7 @@ pub extern "C" fn ekore_gamma_singlet_batch(
     const F: &str = "ekore_gamma_singlet_batch";
     // SAFETY: the caller provides `count` readable doubles per input and
     // count*4*order writable doubles per output.
-    guard(F, || unsafe { singlet_batch(F, order, &DEFAULT_N3LO, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { singlet_batch(F, order, &DEFAULT_N3LO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_singlet_batch` with the N3LO choice `n3lo` (read when `order`
@@ -183,7 +207,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_n3lo(
 ) -> i32 {
     const F: &str = "ekore_gamma_singlet_batch_n3lo";
     // SAFETY: as for ekore_gamma_singlet_batch; n3lo NULL or readable.
-    guard(F, || unsafe { singlet_batch(F, order, n3lo, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns` at `count` points. Writes `count*order` values, point-major:
@@ -204,7 +228,7 @@ pub extern "C" fn ekore_gamma_ns_batch(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_batch";
     // SAFETY: as for ekore_gamma_singlet_batch, with count*order outputs.
-    guard(F, || unsafe { ns_batch(F, order, mode, &DEFAULT_N3LO, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_batch(F, order, mode, &DEFAULT_N3LO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns_batch` with the N3LO choice `n3lo` (read when `order` is 4).
@@ -224,7 +248,7 @@ pub extern "C" fn ekore_gamma_ns_batch_n3lo(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_batch_n3lo";
     // SAFETY: as for ekore_gamma_ns_batch; n3lo NULL or readable.
-    guard(F, || unsafe { ns_batch(F, order, mode, n3lo, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_batch(F, order, mode, n3lo, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// The three non-singlet towers (ns+, ns-, nsV) at `count` points, sharing the
@@ -246,7 +270,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_all_batch";
     // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
-    guard(F, || unsafe { ns_all_batch(F, order, &DEFAULT_N3LO, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_all_batch(F, order, &DEFAULT_N3LO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns_all_batch` with the N3LO choice `n3lo` (read when `order` is
@@ -266,5 +290,47 @@ pub extern "C" fn ekore_gamma_ns_all_batch_n3lo(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_all_batch_n3lo";
     // SAFETY: as for ekore_gamma_ns_all_batch; n3lo NULL or readable.
-    guard(F, || unsafe { ns_all_batch(F, order, n3lo, n_re, n_im, count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_singlet_batch_n3lo` at the `count` points whose packed
+/// harmonic sums `sums` holds (`count*EKORE_SUMS_LEN` doubles, written by
+/// `ekore_sums_batch`): the same checks of N (read from the sums) and the
+/// same values, bit for bit, without computing the sums again (a caller
+/// evaluating several orders or nf at the same points computes them once).
+/// Errors: as `ekore_gamma_singlet_batch_n3lo` (EKORE_ERR_NULL also for `sums`).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_singlet_batch_sums(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_singlet_batch_sums";
+    // SAFETY: the caller provides count*EKORE_SUMS_LEN readable doubles in
+    // `sums` and count*4*order writable doubles per output; n3lo NULL or readable.
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_ns_all_batch_n3lo` from packed harmonic sums, as
+/// `ekore_gamma_singlet_batch_sums`: each value bitwise that of
+/// `ekore_gamma_ns_all_batch_n3lo` at the same N.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_all_batch_sums(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_all_batch_sums";
+    // SAFETY: as for ekore_gamma_singlet_batch_sums, with count*3*order outputs.
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }

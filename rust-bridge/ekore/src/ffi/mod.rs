@@ -22,7 +22,8 @@
 //!
 //! Modules (declared in the order their functions appear in the header):
 //! `beta` (`ekore_beta`), `gamma` (anomalous dimensions at one N), `batch`
-//! (anomalous dimensions at many N), `ome` (matching OMEs), `n3lo` (the N3LO
+//! (anomalous dimensions at many N), `sums_batch` (harmonic sums packed once
+//! for several batch calls, `ekore_sums_batch`), `ome` (matching OMEs), `n3lo` (the N3LO
 //! choice), `qed` (the QED grids at many N, `ekore_gamma_qed_batch`),
 //! `time_like` (the time-like anomalous dimensions and OMEs, `*_tl`),
 //! `polarized` (the polarized anomalous dimensions at many N and OMEs, `*_pol`),
@@ -36,6 +37,7 @@
 mod beta;
 mod gamma;
 mod batch;
+mod sums_batch;
 mod ome;
 mod n3lo;
 mod qed;
@@ -46,6 +48,8 @@ mod check;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod sums_tests;
+#[cfg(test)]
 mod qed_tests;
 #[cfg(test)]
 mod time_like_tests;
@@ -53,9 +57,10 @@ mod time_like_tests;
 mod polarized_tests;
 
 pub use batch::{
-    ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_batch, ekore_gamma_ns_batch_n3lo,
-    ekore_gamma_singlet_batch, ekore_gamma_singlet_batch_n3lo,
+    ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_all_batch_sums, ekore_gamma_ns_batch,
+    ekore_gamma_ns_batch_n3lo, ekore_gamma_singlet_batch, ekore_gamma_singlet_batch_n3lo, ekore_gamma_singlet_batch_sums,
 };
+pub use sums_batch::{ekore_sums_batch, EKORE_SUMS_LEN};
 pub use beta::ekore_beta;
 pub use boundary::ekore_last_error;
 pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamma_singlet, ekore_gamma_singlet_n3lo};

@@ -7,7 +7,7 @@
 //! 1..2, eko's polarized ones; beyond, EKORE_ERR_ORDER. Poles at N = 0, -1,
 //! -2, ... only: unlike the unpolarized singlet, N = 1 is accepted.
 
-use super::batch::batch_run;
+use super::batch::{batch_run, Points};
 use super::boundary::guard;
 use super::check::{check_nf, check_order, sums, Poles};
 use super::ome::ome_entry;
@@ -46,7 +46,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch_pol(
         // SAFETY: the caller provides `count` readable doubles per input and
         // count*3*order writable doubles per output.
         unsafe {
-            batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+            batch_run(F, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
                 for (m, t) in polarized::gamma_ns_towers(order, s, nf).iter().enumerate() {
                     g[m * w..(m + 1) * w].copy_from_slice(&t[..w]);
                 }
@@ -79,7 +79,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_pol(
         let w = order as usize;
         // SAFETY: as for ekore_gamma_ns_all_batch_pol, with count*4*order outputs.
         unsafe {
-            batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 4 * w, &|s, g| {
+            batch_run(F, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 4 * w, &|s, g| {
                 for (k, m) in polarized::gamma_singlet_tower(order, s, nf).iter().take(w).enumerate() {
                     g[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
                 }

@@ -5,7 +5,7 @@
 //! counterparts in `batch`), `ekore_ome_ns_tl`, `ekore_ome_singlet_tl` (those
 //! of `ome`, order 1 only).
 
-use super::batch::batch_run;
+use super::batch::{batch_run, Points};
 use super::boundary::{fail, guard};
 use super::check::{check_nf, check_order, Poles};
 use super::ome::ome_entry;
@@ -57,7 +57,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch_tl(
         // SAFETY: the caller provides `count` readable doubles per input and
         // count*3*order writable doubles per output.
         unsafe {
-            batch_run(F, n_re, n_im, count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+            batch_run(F, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
                 for (m, mode) in NsMode::ALL.iter().enumerate() {
                     g[m * w..(m + 1) * w].copy_from_slice(&time_like::gamma_ns_tower(order, *mode, s, nf)[..w]);
                 }
@@ -92,7 +92,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_tl(
         let o = order as usize;
         // SAFETY: as for ekore_gamma_ns_all_batch_tl, with count*4*order outputs.
         unsafe {
-            batch_run(F, n_re, n_im, count, Poles::Singlet, out_re, out_im, 4 * o, &|s, g| {
+            batch_run(F, Points::N(n_re, n_im), count, Poles::Singlet, out_re, out_im, 4 * o, &|s, g| {
                 let t = time_like::gamma_singlet_tower(order, s, nf);
                 for k in 0..o {
                     g[4 * k..4 * k + 4].copy_from_slice(&[t[k][0][0], t[k][0][1], t[k][1][0], t[k][1][1]]);
