@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quad/basis_group.h"
 #include "quad/batch_math.h"
 #include "quad/interp.h"
 #include "quad/path_radius.h"
@@ -78,6 +79,44 @@ static void probe_delta(const ekoc_batch_row *row, ekoc_complex n, const ekoc_co
   for (j = row->jmin; j < in->n; ++j) delta[j] = c_sub(p[j], c_mul(delta[j], shift));
 }
 
+static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATCH_PROBE_STRIDE / 2; }
+
+/* A cache row's transforms on all n nodes (path points in sc), in groups of
+ * nodes (quad/basis_group.h: the bits of ekoc_batch_basis_all node by node),
+ * then the probes' noise samples (probe_delta's, their shifted transforms
+ * in groups too): basis [n + probes][nx] as ekoc_batch_row_cache holds it. */
+static void fill_basis(const ekoc_batch_row *row, int32_t n, ekoc_batch_eval_scratch *sc, ekoc_complex *basis) {
+  const ekoc_interp *in = row->interp;
+  size_t nx = in->n, j, i;
+  ekoc_complex pts[EKOC_BASIS_GROUP];
+  int32_t m0, m, q, probes[EKOC_BASIS_GROUP];
+  for (m0 = 0; m0 < n; m0 += EKOC_BASIS_GROUP) {
+    size_t count = (size_t)(n - m0 < EKOC_BASIS_GROUP ? n - m0 : EKOC_BASIS_GROUP);
+    for (i = 0; i < count; ++i) pts[i] = c_make(sc->n_re[m0 + (int32_t)i], sc->n_im[m0 + (int32_t)i]);
+    ekoc_batch_basis_group(in->logx, row->table, nx, in->degree, count, pts, row->logx, basis + (size_t)m0 * nx, nx,
+                           sc->group);
+  }
+  for (m = 0, q = 0, i = 0; m <= n; ++m) { /* the probes, a group at a time (m == n flushes the last) */
+    if (m < n && is_probe(m)) {
+      probes[i] = m;
+      pts[i++] = c_make(sc->n_re[m], sc->n_im[m]);
+    }
+    if (i == EKOC_BASIS_GROUP || (m == n && i > 0)) {
+      size_t g;
+      ekoc_complex *delta = basis + ((size_t)n + (size_t)q) * nx;
+      ekoc_batch_basis_group(in->logx, row->table, nx, in->degree, i, pts, row->logx + row->shift, delta, nx,
+                             sc->group);
+      for (g = 0; g < i; ++g, delta += nx) { /* delta_j = P_j - e^{N shift} P_j(N; logx + shift) */
+        const ekoc_complex *p = basis + (size_t)probes[g] * nx;
+        ekoc_complex shift = c_exp(c_scale(pts[g], row->shift));
+        for (j = row->jmin; j < nx; ++j) delta[j] = c_sub(p[j], c_mul(delta[j], shift));
+      }
+      q += (int32_t)i;
+      i = 0;
+    }
+  }
+}
+
 /* At a probe node: ra += |Im(P_j W)| and nz += |Im(delta_j W)|. */
 static void accumulate_probe(const ekoc_complex *restrict p, const ekoc_complex *restrict p2, size_t j0, size_t nx,
                              const ekoc_complex *wk, int32_t n_el, double *restrict ra, double *restrict nz) {
@@ -102,6 +141,7 @@ void ekoc_batch_eval_scratch_free(ekoc_batch_eval_scratch *sc) {
   free(sc->wk);
   free(sc->p);
   free(sc->vals);
+  free(sc->group);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -114,7 +154,8 @@ int ekoc_batch_eval_scratch_alloc(ekoc_batch_eval_scratch *sc, size_t max_nodes,
   sc->wk = malloc(2 * max_nodes * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
   sc->p = malloc(2 * nx * sizeof(ekoc_complex));
   sc->vals = malloc(max_nodes * EKOC_NSPACE_MAX_ELEMENTS * sizeof(ekoc_complex));
-  if (!sc->n_re || !sc->dn || !sc->tscratch || !sc->tower || !sc->wk || !sc->p || !sc->vals) {
+  sc->group = aligned_alloc(EKOC_BASIS_GROUP_ALIGN, EKOC_BASIS_GROUP_SCRATCH(nx) * sizeof(ekoc_complex));
+  if (!sc->n_re || !sc->dn || !sc->tscratch || !sc->tower || !sc->wk || !sc->p || !sc->vals || !sc->group) {
     ekoc_batch_eval_scratch_free(sc);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the row scratch (%zu nodes, nx=%zu)", max_nodes,
                       nx);
@@ -169,7 +210,6 @@ static int cached_towers(const ekoc_nspace_cfg *cfg, size_t n, const ekoc_batch_
   return ekoc_nspace_towers_from_sums(cfg, n, sc->n_re, sc->n_im, sums, sc->tscratch, tower);
 }
 
-static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATCH_PROBE_STRIDE / 2; }
 
 int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, const ekoc_batch_row_cache *cache,
                     const ekoc_complex *towers, int probes_only, ekoc_batch_eval_scratch *sc,
@@ -237,6 +277,7 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
     memset(out->ra + o, 0, len);
     memset(out->nz + o, 0, len);
   }
+  if (basis_fill) fill_basis(row, n, sc, (ekoc_complex *)basis);
   for (m = 0, c = 0, q = 0; m < n; ++m) {
     const ekoc_complex *p = sc->p, *delta = sc->p2;
     ekoc_complex pt = c_make(sc->n_re[c], sc->n_im[c]);
@@ -245,10 +286,6 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
     if (basis) {
       p = basis + (size_t)m * nx;
       delta = basis + ((size_t)n + q) * nx;
-      if (basis_fill) {
-        ekoc_batch_basis_all(in->logx, row->table, nx, deg, pt, logx, (ekoc_complex *)p);
-        if (probe) probe_delta(row, pt, p, (ekoc_complex *)delta);
-      }
     } else {
       ekoc_batch_basis_all(in->logx, row->table, nx, deg, pt, logx, sc->p);
       if (probe) probe_delta(row, pt, sc->p, sc->p2);

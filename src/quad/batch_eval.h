@@ -113,6 +113,7 @@ typedef struct ekoc_batch_eval_scratch {
   ekoc_complex *vals;       /* [node][EKOC_NSPACE_MAX_ELEMENTS]: the family's elements */
   ekoc_complex *wk, *wgs;   /* [node][element]: Kronrod and Gauss weighted elements */
   ekoc_complex *p, *p2;     /* [j]: basis transforms at one node, and the probe's shifted ones */
+  ekoc_complex *group;      /* EKOC_BASIS_GROUP_SCRATCH(nx): the transforms of a group of nodes */
   ekoc_batch_accumulate_fn accumulate; /* baseline or AVX2 build of the same sums */
 } ekoc_batch_eval_scratch;
 
