@@ -407,6 +407,33 @@ int32_t ekore_ome_singlet(uint32_t order,
                           double *out_im);
 
 /**
+ * `ekore_ome_ns` at the `count` points whose packed harmonic sums `sums`
+ * holds (`count*EKORE_SUMS_LEN` doubles from `ekore_sums_batch`): writes
+ * `count*4*order` values, out[p*4*order + 4*k + 2*i + j], each bitwise that
+ * of `ekore_ome_ns` at the same N. All points are checked before anything is
+ * written. Errors: as `ekore_ome_ns` (EKORE_ERR_NULL also for `sums`).
+ */
+int32_t ekore_ome_ns_batch_sums(uint32_t order,
+                                const double *sums,
+                                size_t count,
+                                uint32_t nf,
+                                double l,
+                                double *out_re,
+                                double *out_im);
+
+/**
+ * `ekore_ome_singlet` from packed harmonic sums, as `ekore_ome_ns_batch_sums`:
+ * `count*9*order` values, each bitwise that of `ekore_ome_singlet`.
+ */
+int32_t ekore_ome_singlet_batch_sums(uint32_t order,
+                                     const double *sums,
+                                     size_t count,
+                                     uint32_t nf,
+                                     double l,
+                                     double *out_re,
+                                     double *out_im);
+
+/**
  * Checks an N3LO choice: EKORE_OK, or EKORE_ERR_NULL, or EKORE_ERR_VARIATION
  * when use_fhmruvv is neither 0 nor 1. Variation entries beyond eko's ranges
  * are accepted and computed as eko computes them, as the central value

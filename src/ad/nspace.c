@@ -152,8 +152,26 @@ static int evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const doub
   return EKOC_OK;
 }
 
+/* The unpolarized matching towers (OMEs) of all points from their packed
+ * harmonic sums: one crate call (ekore_ome_*_batch_sums), each point's values
+ * bitwise those of ekore_ome_ns / ekore_ome_singlet. */
+static int matching_towers_from_sums(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re,
+                                     const double *n_im, const double *sums, double *re, double *im,
+                                     ekoc_complex *tower) {
+  int ns = cfg->family == EKOC_FAMILY_NS;
+  size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
+  int32_t rc = ns ? ekore_ome_ns_batch_sums((uint32_t)cfg->order, sums, count, (uint32_t)cfg->nf, cfg->ome_log, re, im)
+                  : ekore_ome_singlet_batch_sums((uint32_t)cfg->order, sums, count, (uint32_t)cfg->nf, cfg->ome_log,
+                                                 re, im);
+  if (rc != 0)
+    return ekore_failure(rc, ns ? "ekore_ome_ns_batch_sums" : "ekore_ome_singlet_batch_sums", count, n_re, n_im);
+  for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
+  return EKOC_OK;
+}
+
 int ekoc_nspace_takes_sums(const ekoc_nspace_cfg *cfg) {
-  return cfg->kind == EKOC_KIND_EVOLUTION && !ekoc_nspace_is_qed(cfg) && !cfg->polarized && !cfg->time_like &&
+  return !ekoc_nspace_is_qed(cfg) && !cfg->polarized && !cfg->time_like &&
+         (cfg->kind == EKOC_KIND_EVOLUTION || cfg->kind == EKOC_KIND_MATCHING) &&
          (cfg->family == EKOC_FAMILY_NS || cfg->family == EKOC_FAMILY_SINGLET);
 }
 
@@ -164,9 +182,14 @@ int ekoc_nspace_sums(size_t count, const double *n_re, const double *n_im, doubl
 
 int ekoc_nspace_towers_from_sums(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                                  const double *sums, double *scratch, ekoc_complex *tower) {
-  if (!sums || !ekoc_nspace_takes_sums(cfg) || cfg->order < 1 || cfg->order > EKOC_MAX_ORDER)
+  int evolution = cfg->kind == EKOC_KIND_EVOLUTION;
+  if (!sums || !ekoc_nspace_takes_sums(cfg) || cfg->order < 1 ||
+      cfg->order > (evolution ? EKOC_MAX_ORDER : EKOC_MAX_MATCHING_ORDER))
     return ekoc_nspace_towers(cfg, count, n_re, n_im, scratch, tower);
   if (count == 0) return EKOC_OK;
+  if (!evolution)
+    return matching_towers_from_sums(cfg, count, n_re, n_im, sums, scratch, scratch + count * EKOC_NSPACE_MAX_RAW,
+                                     tower);
   return evolution_towers(cfg, count, n_re, n_im, sums, scratch, scratch + count * EKOC_NSPACE_MAX_RAW, tower);
 }
 

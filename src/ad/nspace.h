@@ -283,7 +283,8 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
 #define EKOC_NSPACE_SUMS_LEN 38
 
 /* Whether family cfg's towers can come from packed harmonic sums (the
- * unpolarized QCD evolution towers: ekore's *_batch_sums entry points). */
+ * unpolarized QCD evolution towers and OMEs: ekore's *_batch_sums entry
+ * points). */
 int ekoc_nspace_takes_sums(const ekoc_nspace_cfg *cfg);
 
 /* The packed harmonic sums of the `count` points (EKOC_NSPACE_SUMS_LEN

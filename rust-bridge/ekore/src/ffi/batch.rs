@@ -32,7 +32,7 @@ pub(super) enum Points {
 }
 
 /// Shared body of the batch entry points: checks the pointers and every point
-/// first, then writes `width` (<= 16) values per point, point-major at
+/// first, then writes `width` (<= 27) values per point, point-major at
 /// p*width, computed by `eval` from the point's harmonic sums (computed here,
 /// or unpacked: the same values, so the same bits).
 ///
@@ -68,7 +68,7 @@ pub(super) unsafe fn batch_run(
             }
         }
     }
-    let mut buf = [C64::ZERO; 16];
+    let mut buf = [C64::ZERO; 27];
     let g = &mut buf[..width];
     for p in 0..count {
         let (n, s) = match points {

@@ -65,7 +65,7 @@ pub use beta::ekore_beta;
 pub use boundary::ekore_last_error;
 pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamma_singlet, ekore_gamma_singlet_n3lo};
 pub use n3lo::{ekore_n3lo, ekore_n3lo_check, ekore_n3lo_variation_max};
-pub use ome::{ekore_ome_ns, ekore_ome_singlet};
+pub use ome::{ekore_ome_ns, ekore_ome_ns_batch_sums, ekore_ome_singlet, ekore_ome_singlet_batch_sums};
 pub use time_like::{
     ekore_gamma_ns_all_batch_tl, ekore_gamma_singlet_batch_tl, ekore_ome_ns_tl, ekore_ome_singlet_tl, EKORE_MAX_OME_ORDER_TL,
     EKORE_MAX_ORDER_TL,

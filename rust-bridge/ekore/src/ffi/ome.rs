@@ -5,7 +5,9 @@
 use super::boundary::guard;
 use super::check::{all_finite, check_l, check_n, check_nf, check_order, check_ptr, not_finite, store, sum_values, sums, Arg, Poles};
 use super::{EKORE_MAX_OME_ORDER, EKORE_OK};
+use super::batch::{batch_run, Points};
 use crate::complex::C64;
+use crate::harmonics::Sums;
 use crate::ome;
 
 /// The body every OME entry point shares (these, the polarized and the
@@ -74,17 +76,21 @@ pub extern "C" fn ekore_ome_ns(
     const F: &str = "ekore_ome_ns";
     let len = 4 * order as usize;
     ome_entry(F, order, &unpolarized_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, len, &|n, a| {
-        let s = sums(F, n)?;
-        let terms = [ome::a_ns_1, ome::a_ns_2];
-        for (k, f) in terms.iter().enumerate().take(order as usize) {
-            let m = f(&s, nf, l);
-            a[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
-        }
-        if order >= 3 {
-            a[8..12].copy_from_slice(&ome::a_ns_as3(&sum_values(F, &s, false)?, nf, l));
-        }
-        Ok(())
+        ns_values(F, &sums(F, n)?, order, nf, l, a)
     })
+}
+
+/// The `4*order` values of `ekore_ome_ns` from the sums at N.
+fn ns_values(func: &str, s: &Sums, order: u32, nf: u32, l: f64, a: &mut [C64]) -> Result<(), i32> {
+    let terms = [ome::a_ns_1, ome::a_ns_2];
+    for (k, f) in terms.iter().enumerate().take(order as usize) {
+        let m = f(s, nf, l);
+        a[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
+    }
+    if order >= 3 {
+        a[8..12].copy_from_slice(&ome::a_ns_as3(&sum_values(func, s, false)?, nf, l));
+    }
+    Ok(())
 }
 
 /// The singlet matching OMEs A^(1..order)(N) on the basis (g, q, H) (eko's
@@ -106,17 +112,89 @@ pub extern "C" fn ekore_ome_singlet(
     const F: &str = "ekore_ome_singlet";
     let len = 9 * order as usize;
     ome_entry(F, order, &unpolarized_order, n_re, n_im, nf, l, Poles::Singlet, out_re, out_im, len, &|n, a| {
-        let s = sums(F, n)?;
-        let terms = [ome::a_singlet_1, ome::a_singlet_2];
-        for (k, f) in terms.iter().enumerate().take(order as usize) {
-            let m = f(&s, nf, l);
-            for i in 0..3 {
-                a[9 * k + 3 * i..9 * k + 3 * i + 3].copy_from_slice(&m[i]);
-            }
-        }
-        if order >= 3 {
-            a[18..27].copy_from_slice(&ome::a_singlet_as3(&sum_values(F, &s, true)?, nf, l));
-        }
-        Ok(())
+        singlet_values(F, &sums(F, n)?, order, nf, l, a)
     })
+}
+
+/// The `9*order` values of `ekore_ome_singlet` from the sums at N.
+fn singlet_values(func: &str, s: &Sums, order: u32, nf: u32, l: f64, a: &mut [C64]) -> Result<(), i32> {
+    let terms = [ome::a_singlet_1, ome::a_singlet_2];
+    for (k, f) in terms.iter().enumerate().take(order as usize) {
+        let m = f(s, nf, l);
+        for i in 0..3 {
+            a[9 * k + 3 * i..9 * k + 3 * i + 3].copy_from_slice(&m[i]);
+        }
+    }
+    if order >= 3 {
+        a[18..27].copy_from_slice(&ome::a_singlet_as3(&sum_values(func, s, true)?, nf, l));
+    }
+    Ok(())
+}
+
+/// The OMEs of `count` points from their packed harmonic sums
+/// (`ekore_sums_batch`): the checks of `order`, nf, L, then of every N (read
+/// from the sums, against `poles`) before anything is written, then `width`
+/// values per point, point-major.
+#[allow(clippy::too_many_arguments)]
+fn ome_batch_sums(
+    func: &str,
+    order: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    poles: Poles,
+    out_re: *mut f64,
+    out_im: *mut f64,
+    width: usize,
+    values: &dyn Fn(&Sums, &mut [C64]) -> Result<(), i32>,
+) -> i32 {
+    guard(func, || {
+        let run = || -> Result<(), i32> {
+            unpolarized_order(func, order)?;
+            check_nf(func, nf)?;
+            check_l(func, l)?;
+            // SAFETY: the caller provides count*EKORE_SUMS_LEN readable doubles
+            // in `sums` and count*width writable ones per output.
+            unsafe { batch_run(func, Points::Packed(sums), count, poles, out_re, out_im, width, values) }
+        };
+        run().err().unwrap_or(EKORE_OK)
+    })
+}
+
+/// `ekore_ome_ns` at the `count` points whose packed harmonic sums `sums`
+/// holds (`count*EKORE_SUMS_LEN` doubles from `ekore_sums_batch`): writes
+/// `count*4*order` values, out[p*4*order + 4*k + 2*i + j], each bitwise that
+/// of `ekore_ome_ns` at the same N. All points are checked before anything is
+/// written. Errors: as `ekore_ome_ns` (EKORE_ERR_NULL also for `sums`).
+#[no_mangle]
+pub extern "C" fn ekore_ome_ns_batch_sums(
+    order: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_ome_ns_batch_sums";
+    let w = 4 * order as usize;
+    ome_batch_sums(F, order, sums, count, nf, l, Poles::NonSinglet, out_re, out_im, w, &|s, a| ns_values(F, s, order, nf, l, a))
+}
+
+/// `ekore_ome_singlet` from packed harmonic sums, as `ekore_ome_ns_batch_sums`:
+/// `count*9*order` values, each bitwise that of `ekore_ome_singlet`.
+#[no_mangle]
+pub extern "C" fn ekore_ome_singlet_batch_sums(
+    order: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_ome_singlet_batch_sums";
+    let w = 9 * order as usize;
+    ome_batch_sums(F, order, sums, count, nf, l, Poles::Singlet, out_re, out_im, w, &|s, a| singlet_values(F, s, order, nf, l, a))
 }

@@ -63,6 +63,50 @@ fn sums_entries_have_the_bits_of_the_n_entries() {
 }
 
 #[test]
+fn ome_sums_entries_have_the_bits_of_the_point_entries() {
+    let (sre, sim): (Vec<f64>, Vec<f64>) = NRE.iter().zip(NIM.iter()).filter(|(r, i)| !(**r == 1.0 && **i == 0.0)).unzip();
+    let (ns_sums, s_sums) = (packed(&NRE, &NIM), packed(&sre, &sim));
+    let mut checked = 0;
+    for order in 1..=3u32 {
+        for nf in 3..=6u32 {
+            for l in [0.0, -0.4, 0.8] {
+                for singlet in [false, true] {
+                    let (pre, pim, v, w) = if singlet { (&sre[..], &sim[..], &s_sums, 9 * order as usize) } else { (&NRE[..], &NIM[..], &ns_sums, 4 * order as usize) };
+                    let m = pre.len();
+                    let (mut b_re, mut b_im) = (vec![1.0; m * w], vec![1.0; m * w]);
+                    let rb = if singlet {
+                        ekore_ome_singlet_batch_sums(order, v.as_ptr(), m, nf, l, b_re.as_mut_ptr(), b_im.as_mut_ptr())
+                    } else {
+                        ekore_ome_ns_batch_sums(order, v.as_ptr(), m, nf, l, b_re.as_mut_ptr(), b_im.as_mut_ptr())
+                    };
+                    assert_eq!(rb, EKORE_OK, "{}", super::tests::last());
+                    for p in 0..m {
+                        let (mut a_re, mut a_im) = (vec![0.0; w], vec![0.0; w]);
+                        let ra = if singlet {
+                            ekore_ome_singlet(order, pre[p], pim[p], nf, l, a_re.as_mut_ptr(), a_im.as_mut_ptr())
+                        } else {
+                            ekore_ome_ns(order, pre[p], pim[p], nf, l, a_re.as_mut_ptr(), a_im.as_mut_ptr())
+                        };
+                        assert_eq!(ra, EKORE_OK);
+                        assert_eq!((bits(&a_re), bits(&a_im)), (bits(&b_re[p * w..(p + 1) * w]), bits(&b_im[p * w..(p + 1) * w])));
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 4 * 3 * (POINTS + POINTS - 1));
+    // the checks: order, L, and the singlet's pole at N = 1
+    let (mut re, mut im) = ([7.0; 64], [7.0; 64]);
+    let one = packed(&[1.0], &[0.0]);
+    assert_eq!(ekore_ome_ns_batch_sums(4, ns_sums.as_ptr(), 1, 4, 0.0, re.as_mut_ptr(), im.as_mut_ptr()), EKORE_ERR_ORDER);
+    assert_eq!(ekore_ome_ns_batch_sums(2, ns_sums.as_ptr(), 1, 4, f64::NAN, re.as_mut_ptr(), im.as_mut_ptr()), EKORE_ERR_DOMAIN);
+    assert_eq!(ekore_ome_singlet_batch_sums(2, one.as_ptr(), 1, 4, 0.0, re.as_mut_ptr(), im.as_mut_ptr()), EKORE_ERR_DOMAIN);
+    assert!(re.iter().chain(im.iter()).all(|&x| x == 7.0));
+    assert_eq!(ekore_ome_ns_batch_sums(2, one.as_ptr(), 1, 4, 0.0, re.as_mut_ptr(), im.as_mut_ptr()), EKORE_OK);
+}
+
+#[test]
 fn bad_points_write_nothing() {
     let mut out = [f64::NAN; 3 * EKORE_SUMS_LEN];
     let (bre, bim) = ([2.0, -2.0, 3.0], [1.0, 0.0, 0.0]); // N[1] = -2: a pole
