@@ -68,15 +68,22 @@ static ekoc_batch_accumulate_fn accumulate_for_cpu(void) {
   return accumulate_base;
 }
 
-/* The noise sample of a probe node: delta_j = P_j - e^{N shift} P_j(N; logx
- * + shift) for j >= j0, P'_j computed into delta first (quad/batch_eval.h). */
+/* The noise sample of a probe node from its shifted transforms P'_j =
+ * P_j(N; logx + shift), held in delta: delta_j = P_j - e^{N shift} P'_j for
+ * j >= jmin (quad/batch_eval.h). */
+static void probe_difference(const ekoc_batch_row *row, ekoc_complex n, const ekoc_complex *restrict p,
+                             ekoc_complex *restrict delta) {
+  ekoc_complex shift = c_exp(c_scale(n, row->shift));
+  size_t j;
+  for (j = row->jmin; j < row->interp->n; ++j) delta[j] = c_sub(p[j], c_mul(delta[j], shift));
+}
+
+/* The noise sample of one probe node: P'_j computed into delta first. */
 static void probe_delta(const ekoc_batch_row *row, ekoc_complex n, const ekoc_complex *restrict p,
                         ekoc_complex *restrict delta) {
   const ekoc_interp *in = row->interp;
-  ekoc_complex shift = c_exp(c_scale(n, row->shift));
-  size_t j;
   ekoc_batch_basis_all(in->logx, row->table, in->n, in->degree, n, row->logx + row->shift, delta);
-  for (j = row->jmin; j < in->n; ++j) delta[j] = c_sub(p[j], c_mul(delta[j], shift));
+  probe_difference(row, n, p, delta);
 }
 
 static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATCH_PROBE_STRIDE / 2; }
@@ -87,7 +94,7 @@ static int is_probe(int32_t m) { return m % EKOC_BATCH_PROBE_STRIDE == EKOC_BATC
  * in groups too): basis [n + probes][nx] as ekoc_batch_row_cache holds it. */
 static void fill_basis(const ekoc_batch_row *row, int32_t n, ekoc_batch_eval_scratch *sc, ekoc_complex *basis) {
   const ekoc_interp *in = row->interp;
-  size_t nx = in->n, j, i;
+  size_t nx = in->n, i;
   ekoc_complex pts[EKOC_BASIS_GROUP];
   int32_t m0, m, q, probes[EKOC_BASIS_GROUP];
   for (m0 = 0; m0 < n; m0 += EKOC_BASIS_GROUP) {
@@ -106,11 +113,7 @@ static void fill_basis(const ekoc_batch_row *row, int32_t n, ekoc_batch_eval_scr
       ekoc_complex *delta = basis + ((size_t)n + (size_t)q) * nx;
       ekoc_batch_basis_group(in->logx, row->table, nx, in->degree, i, pts, row->logx + row->shift, delta, nx,
                              sc->group);
-      for (g = 0; g < i; ++g, delta += nx) { /* delta_j = P_j - e^{N shift} P_j(N; logx + shift) */
-        const ekoc_complex *p = basis + (size_t)probes[g] * nx;
-        ekoc_complex shift = c_exp(c_scale(pts[g], row->shift));
-        for (j = row->jmin; j < nx; ++j) delta[j] = c_sub(p[j], c_mul(delta[j], shift));
-      }
+      for (g = 0; g < i; ++g, delta += nx) probe_difference(row, pts[g], basis + (size_t)probes[g] * nx, delta);
       q += (int32_t)i;
       i = 0;
     }

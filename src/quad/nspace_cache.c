@@ -50,6 +50,14 @@ typedef struct tower_slot {
   ekoc_nspace_panels panels; /* its refined panels (panels.tower NULL until asked for) */
 } tower_slot;
 
+/* Values of the base rule's nodes kept row by row for one path offset. */
+typedef struct offset_rows {
+  ekoc_complex *v;      /* [k][per row] */
+  unsigned char *ready; /* [k] */
+  double *radius;       /* [k]: of the path the row's values were computed on */
+  int32_t tried;        /* allocation attempted for this key */
+} offset_rows;
+
 struct ekoc_nspace_cache {
   atomic_flag busy;
   size_t max_bytes, used_bytes;
@@ -62,14 +70,8 @@ struct ekoc_nspace_cache {
   ekoc_batch_rule *rule;        /* the key's quadrature rule */
   double *ref_rule;             /* the refinement's Gauss-Kronrod pair on [-1, 1]: x, wk, wg */
   int32_t ref_points;           /* its n (0: none yet) */
-  ekoc_complex *basis[2];       /* by offset: [k][m][j] */
-  unsigned char *basis_ready[2]; /* [k] */
-  double *basis_radius[2];      /* [k]: of the path the row's transforms were computed on */
-  int32_t basis_tried[2];       /* allocation attempted for this key */
-  ekoc_complex *sums[2];        /* by offset: [k][m][EKOC_NSPACE_SUMS_LEN / 2], the nodes' harmonic sums */
-  unsigned char *sums_ready[2]; /* [k] */
-  double *sums_radius[2];       /* [k] */
-  int32_t sums_tried[2];
+  offset_rows basis[2];          /* by offset: [k][m][j] */
+  offset_rows sums[2];           /* by offset: [k][m][EKOC_NSPACE_SUMS_LEN / 2], the nodes' harmonic sums */
   tower_slot slot[EKOC_NSPACE_CACHE_SLOTS];
   int32_t n_slots;
   panel_index pidx[2];        /* by offset; count NULL until asked for */
@@ -93,6 +95,13 @@ static void free_pointers(void **v, size_t n) {
   if (!v) return;
   for (i = 0; i < n; ++i) free(v[i]);
   free(v);
+}
+
+static void offset_rows_free(offset_rows *r) {
+  free(r->v);
+  free(r->ready);
+  free(r->radius);
+  memset(r, 0, sizeof *r);
 }
 
 /* Frees the values and the key: the cache is empty and unbound. */
@@ -120,20 +129,8 @@ static void drop_all(ekoc_nspace_cache *c) {
   c->ref_rule = NULL;
   c->ref_points = 0;
   for (i = 0; i < 2; ++i) {
-    free(c->basis[i]);
-    free(c->basis_ready[i]);
-    free(c->basis_radius[i]);
-    c->basis[i] = NULL;
-    c->basis_ready[i] = NULL;
-    c->basis_radius[i] = NULL;
-    c->basis_tried[i] = 0;
-    free(c->sums[i]);
-    free(c->sums_ready[i]);
-    free(c->sums_radius[i]);
-    c->sums[i] = NULL;
-    c->sums_ready[i] = NULL;
-    c->sums_radius[i] = NULL;
-    c->sums_tried[i] = 0;
+    offset_rows_free(&c->basis[i]);
+    offset_rows_free(&c->sums[i]);
   }
   for (i = 0; i < c->n_slots; ++i) {
     free(c->slot[i].v);
@@ -244,34 +241,35 @@ const double *ekoc_nspace_cache_refine_rule(ekoc_nspace_cache *c, int32_t points
   return NULL;
 }
 
+/* The rows r (per_row complex numbers each) of the bound cache c, allocated
+ * on first use for this key within the budget; NULL (and *ready, *radius
+ * NULL) when they do not fit. */
+static ekoc_complex *offset_rows_get(ekoc_nspace_cache *c, offset_rows *r, size_t per_row, unsigned char **ready,
+                                     double **radius) {
+  if (!r->tried) {
+    r->tried = 1;
+    r->v = alloc_rows(c, per_row, &r->ready, &r->radius);
+  }
+  *ready = r->ready;
+  *radius = r->radius;
+  return r->v;
+}
+
 ekoc_complex *ekoc_nspace_cache_basis(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready,
                                       double **radius) {
-  int o = singlet_like ? 1 : 0;
   *ready = NULL;
   *radius = NULL;
   if (!c || !c->logx) return NULL;
-  if (!c->basis_tried[o]) {
-    c->basis_tried[o] = 1;
-    c->basis[o] = alloc_rows(c, ((size_t)c->n_nodes + EKOC_BATCH_PROBES(c->n_nodes)) * c->nx, &c->basis_ready[o],
-                             &c->basis_radius[o]);
-  }
-  *ready = c->basis_ready[o];
-  *radius = c->basis_radius[o];
-  return c->basis[o];
+  return offset_rows_get(c, &c->basis[singlet_like ? 1 : 0],
+                         ((size_t)c->n_nodes + EKOC_BATCH_PROBES(c->n_nodes)) * c->nx, ready, radius);
 }
 
 ekoc_complex *ekoc_nspace_cache_sums(ekoc_nspace_cache *c, int singlet_like, unsigned char **ready, double **radius) {
-  int o = singlet_like ? 1 : 0;
   *ready = NULL;
   *radius = NULL;
   if (!c || !c->logx) return NULL;
-  if (!c->sums_tried[o]) {
-    c->sums_tried[o] = 1;
-    c->sums[o] = alloc_rows(c, (size_t)c->n_nodes * (EKOC_NSPACE_SUMS_LEN / 2), &c->sums_ready[o], &c->sums_radius[o]);
-  }
-  *ready = c->sums_ready[o];
-  *radius = c->sums_radius[o];
-  return c->sums[o];
+  return offset_rows_get(c, &c->sums[singlet_like ? 1 : 0], (size_t)c->n_nodes * (EKOC_NSPACE_SUMS_LEN / 2), ready,
+                         radius);
 }
 
 static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE_LEN]) {
