@@ -11,7 +11,8 @@
 
 #include <math.h>
 
-#include "ekoc.h" /* ekoc_complex */
+#include "ad/ad_exp.h" /* ekoc_exp_sincos */
+#include "ekoc.h"      /* ekoc_complex */
 
 #ifdef __CUDACC__
 #define EKOC_HD __host__ __device__ static inline
@@ -72,9 +73,12 @@ EKOC_HD ekoc_complex c_div(ekoc_complex a, ekoc_complex b) {
   }
 }
 EKOC_HD ekoc_complex c_inv(ekoc_complex b) { return c_div(c_real(1.0), b); }
+/* e^a (ad/ad_exp.h: ekoc's own e^x, cos y, sin y; the same bits as the
+ * grouped kernels' four lanes) */
 EKOC_HD ekoc_complex c_exp(ekoc_complex a) {
-  double m = exp(a.re);
-  return c_make(m * cos(a.im), m * sin(a.im));
+  double m, cs, sn;
+  ekoc_exp_sincos(a.re, a.im, &m, &cs, &sn);
+  return c_make(m * cs, m * sn);
 }
 /* principal branch */
 EKOC_HD ekoc_complex c_log(ekoc_complex a) { return c_make(log(c_abs(a)), atan2(a.im, a.re)); }

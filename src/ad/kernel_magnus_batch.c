@@ -10,6 +10,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "ad/ad_exp_vec.h"
+
+/* the four-lane exponentials take vectors by value, inlined (no call crosses
+ * the ABI GCC warns about) */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #define LANES 8
 
 typedef struct cv {
@@ -170,7 +176,7 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
     /* ekoc_kernel_m2_exp_traceless, its main branch on every lane */
     {
       cv z2, t1;
-      double ex[LANES], cs[LANES], sn[LANES];
+      double ex[LANES], cs[LANES], sn[LANES], zr[LANES], zi[LANES];
       cv_mul(&omega.m[0], &omega.m[0], &z2);
       cv_mul(&omega.m[1], &omega.m[2], &t1);
       cv_add(&z2, &t1, &z2);
@@ -182,11 +188,18 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
         z.im[l] = pos ? im / (2.0 * tp) : copysign(tn, im);
         apart[l] = (unsigned char)(!(s >= 1e-12) | !(s > 1e-290 && s < 1e290) | !(fabs(z.re[l]) <= 300.0));
       }
-      for (l = 0; l < LANES; ++l) {
-        double zr = apart[l] ? 0.0 : z.re[l], zi = apart[l] ? 0.0 : z.im[l];
-        ex[l] = exp(zr);
-        cs[l] = cos(zi);
-        sn[l] = sin(zi);
+      FOR_LANES(l) {
+        zr[l] = apart[l] ? 0.0 : z.re[l];
+        zi[l] = apart[l] ? 0.0 : z.im[l];
+      }
+      for (l = 0; l < LANES; l += 4) { /* ekoc_exp_sincos, four lanes at a time */
+        ekoc_v4d x4, y4, e4, c4, s4;
+        memcpy(&x4, zr + l, sizeof x4);
+        memcpy(&y4, zi + l, sizeof y4);
+        ekoc_v4_exp_sincos(x4, y4, &e4, &c4, &s4);
+        memcpy(ex + l, &e4, sizeof e4);
+        memcpy(cs + l, &c4, sizeof c4);
+        memcpy(sn + l, &s4, sizeof s4);
       }
       FOR_LANES(l) {
         ep.re[l] = ex[l] * cs[l];

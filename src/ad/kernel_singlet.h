@@ -126,9 +126,7 @@ EKOC_HD int ekoc_kernel_m2_exp_traceless(ekoc_cmat2 d, ekoc_cmat2 *out) {
     ekoc_complex z = c_sqrt(z2), ep, em;
     double ex, cs, sn;
     if (fabs(z.re) > 300.0) return 0;
-    ex = exp(z.re);
-    cs = cos(z.im);
-    sn = sin(z.im);
+    ekoc_exp_sincos(z.re, z.im, &ex, &cs, &sn);
     ep = c_make(ex * cs, ex * sn);
     em = c_make(cs / ex, -sn / ex);
     ch = c_scale(c_add(ep, em), 0.5);

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "ad/ad_exp_vec.h"
 #include "quad/area_moments.h"
 #include "quad/batch_math.h"
 #include "quad/interp.h"
@@ -45,6 +46,17 @@ static inline __attribute__((always_inline)) cv cv_scale(cv a, double s) {
   cv r;
   r.re = a.re * s;
   r.im = a.im * s;
+  return r;
+}
+
+_Static_assert(LANES == 4, "the node exponentials are ad/ad_exp_vec.h's four lanes");
+/* ekoc_node_exp: exp(N (l - logx)) */
+static inline __attribute__((always_inline)) cv cv_node_exp(cv n, double l, double logx) {
+  cv a = cv_scale(n, l - logx), r;
+  vd m, cs, sn;
+  ekoc_v4_exp_sincos(a.re, a.im, &m, &cs, &sn);
+  r.re = m * cs;
+  r.im = m * sn;
   return r;
 }
 
@@ -170,17 +182,8 @@ static inline __attribute__((always_inline)) void group_body(const double *logx_
     int lower = ekoc_interp_lower_(logx, logx_grid[a]);
     size_t kmin = ekoc_interp_block_kmin(a, n, d);
     const double *q = coef + a * d1 * d1;
-    for (l = 0; l < LANES; ++l) {
-      ekoc_complex e;
-      if (lower && !have_lo) {
-        e = ekoc_node_exp(lane_n[l], logx_grid[a], logx);
-        e_lo.re[l] = e.re;
-        e_lo.im[l] = e.im;
-      }
-      e = ekoc_node_exp(lane_n[l], logx_grid[a + 1], logx);
-      e_hi.re[l] = e.re;
-      e_hi.im[l] = e.im;
-    }
+    if (lower && !have_lo) e_lo = cv_node_exp(nv, logx_grid[a], logx);
+    e_hi = cv_node_exp(nv, logx_grid[a + 1], logx);
     cv_moments_log(nv, inv_n, table, d, geom + EKOC_AREA_GEOM * a, e_lo, e_hi, lower, mom);
     for (jj = 0; jj < d1; ++jj, q += d1) { /* ekoc_area_combine, then c_add into the output */
       cv acc = {zero, zero};
