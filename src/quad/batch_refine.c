@@ -53,7 +53,7 @@ void ekoc_batch_refine_scratch_free(ekoc_batch_refine_scratch *sc) {
   free(sc->k);
   free(sc->qt);
   free(sc->state);
-  free(sc->node_buf);
+  free(sc->node_tables);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -64,8 +64,8 @@ int ekoc_batch_refine_scratch_alloc(ekoc_batch_refine_scratch *sc, const ekoc_ba
   sc->k = malloc(3 * np * len * sizeof(double));
   sc->qt = malloc(8 * len * sizeof(double)); /* qt, ft, vt, tol and the four sums of one panel */
   sc->state = malloc(len);
-  sc->node_buf = malloc(5 * (size_t)e->ref_nodes * sizeof(double));
-  if (!sc->lo || !sc->k || !sc->qt || !sc->state || !sc->node_buf) {
+  sc->node_tables = malloc(EKOC_BATCH_PANEL_TABLES * 5 * (size_t)e->ref_nodes * sizeof(double));
+  if (!sc->lo || !sc->k || !sc->qt || !sc->state || !sc->node_tables) {
     ekoc_batch_refine_scratch_free(sc);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the refinement scratch (%zu panels, nx=%zu)", np,
                       nx);
@@ -148,18 +148,25 @@ static uint8_t entry_state(double q, double f, double tol) {
   return 2.0 * f > tol ? 2 : 1;
 }
 
-/* Evaluates panel slot `slot` = [lo, hi] of the tail variable s (u = 1 + c -
- * e^-s, du = e^-s ds, c = EKOC_BATCH_TAIL_SHIFT; quad/batch_refine.h) with
- * the refinement rule: its Kronrod sums, Q and F per entry. */
-static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
-                      ekoc_batch_refine_scratch *rs, int32_t slot, double lo, double hi) {
-  size_t nx = row->interp->n, len = rs->len, o = (size_t)slot * len, j;
-  int32_t q, e, nk = eng->ref_nodes;
-  double *theta = rs->node_buf, *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
-  double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
-  ekoc_batch_nodes nodes;
-  ekoc_batch_row_cache cache;
-  int rc;
+/* The path table (theta, tc, dj, w, wg: 5 ref_nodes) of panel [lo, hi] of
+ * the tail variable s (u = 1 + c - e^-s, du = e^-s ds, c =
+ * EKOC_BATCH_TAIL_SHIFT; quad/batch_refine.h): one the thread kept, or built
+ * in the oldest slot. The same numbers either way. */
+static const double *panel_table(const ekoc_batch_engine *eng, ekoc_batch_refine_scratch *rs, double lo, double hi) {
+  int32_t t, q, nk = eng->ref_nodes;
+  double *theta, *tc, *dj, *w, *wg, mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+  for (t = 0; t < rs->n_tables; ++t)
+    if (rs->table_lo[t] == lo && rs->table_hi[t] == hi) return rs->node_tables + (size_t)t * 5 * (size_t)nk;
+  t = rs->next_table;
+  rs->next_table = (t + 1) % EKOC_BATCH_PANEL_TABLES;
+  if (rs->n_tables < EKOC_BATCH_PANEL_TABLES) ++rs->n_tables;
+  rs->table_lo[t] = lo;
+  rs->table_hi[t] = hi;
+  theta = rs->node_tables + (size_t)t * 5 * (size_t)nk;
+  tc = theta + nk;
+  dj = tc + nk;
+  w = dj + nk;
+  wg = w + nk;
   for (q = 0; q < nk; ++q) {
     double sq = mid + half * eng->ref_x[q], du = exp(-sq), u = (1.0 + EKOC_BATCH_TAIL_SHIFT) - du;
     theta[q] = EKOC_PI * (2.0 * u - 1.0);
@@ -168,6 +175,19 @@ static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, e
     w[q] = half * du * eng->ref_wk[q];
     wg[q] = half * du * eng->ref_wg[q];
   }
+  return theta;
+}
+
+/* Evaluates panel slot `slot` = [lo, hi] of the tail variable s with the
+ * refinement rule: its Kronrod sums, Q and F per entry. */
+static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
+                      ekoc_batch_refine_scratch *rs, int32_t slot, double lo, double hi) {
+  size_t nx = row->interp->n, len = rs->len, o = (size_t)slot * len, j;
+  int32_t e, nk = eng->ref_nodes;
+  const double *theta = panel_table(eng, rs, lo, hi), *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
+  ekoc_batch_nodes nodes;
+  ekoc_batch_row_cache cache;
+  int rc;
   nodes.n = nk;
   nodes.theta = theta;
   nodes.tc = tc;

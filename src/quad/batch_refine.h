@@ -98,6 +98,9 @@ typedef struct ekoc_batch_engine {
 } ekoc_batch_engine;
 
 /* Per-thread scratch of the refinement: the panels of one row and family. */
+/* Panel path tables a thread keeps (ekoc_batch_refine_scratch). */
+#define EKOC_BATCH_PANEL_TABLES 8
+
 typedef struct ekoc_batch_refine_scratch {
   size_t len;          /* EKOC_NSPACE_MAX_ELEMENTS * nx */
   int32_t max_panels, ref_nodes;
@@ -106,7 +109,12 @@ typedef struct ekoc_batch_refine_scratch {
   double *qt, *ft, *vt, *tol; /* [len]: totals over the panels, and the tolerance */
   uint8_t *state;      /* [len]: 0 passes, 1 fails and could pass, 2 cannot pass */
   ekoc_batch_sums half;/* [len]: the sums of one new panel */
-  double *node_buf;    /* 5 ref_nodes: theta, tc, dj, w, wg of one panel */
+  /* the path tables of the last EKOC_BATCH_PANEL_TABLES panels evaluated:
+   * [table][5 ref_nodes] theta, tc, dj, w, wg, with the panel's end points
+   * (rows refined alike split the same panels: one table serves them all) */
+  double *node_tables;
+  double table_lo[EKOC_BATCH_PANEL_TABLES], table_hi[EKOC_BATCH_PANEL_TABLES];
+  int32_t n_tables, next_table;
   double last_poll;    /* progress poll mark */
 } ekoc_batch_refine_scratch;
 
