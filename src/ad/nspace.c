@@ -240,6 +240,20 @@ size_t ekoc_nspace_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const e
                                size_t tower_stride, ekoc_complex *out, size_t out_stride) {
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
   size_t p, p0;
+  if (!ekoc_nspace_is_qed(cfg) && cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
+    /* ekoc_nspace_from_tower's non-singlet steps, the evolution integrals once */
+    double j[EKOC_MAX_ORDER];
+    ekoc_kernel_ns_evolution_integrals(&k, j);
+    for (p = 0; p < count; ++p) {
+      const ekoc_complex *t = tower + p * tower_stride;
+      ekoc_complex gamma[3][EKOC_MAX_ORDER];
+      int m, i;
+      for (m = 0; m < 3; ++m)
+        for (i = 0; i < cfg->order; ++i) gamma[m][i] = t[m * cfg->order + i];
+      ekoc_nspace_evolution_ns_with(cfg, &k, j, gamma, out + p * out_stride);
+    }
+    return count;
+  }
   if (ekoc_nspace_is_qed(cfg) || cfg->kind != EKOC_KIND_EVOLUTION || cfg->family == EKOC_FAMILY_NS ||
       cfg->method != EKOC_METHOD_ORDERED_EXACT || !ekoc_kernel_cfg_valid(&k) || k.a1 == k.a0 || k.order == 1) {
     for (p = 0; p < count; ++p)

@@ -76,21 +76,28 @@ EKOC_HD ekoc_kernel_cfg ekoc_nspace_kernel_cfg(const ekoc_nspace_cfg *cfg) {
 
 /* Evolution, non-singlet: gamma[m][i] is gamma^(i) of mode m (0 ns+, 1 ns-, 2 nsV).
  * Writes E_ns+, E_ns-, E_nsV (with the scale-variation treatment of cfg). */
-EKOC_HD void ekoc_nspace_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex gamma[3][EKOC_MAX_ORDER],
-                                      ekoc_complex *out) {
-  ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
-  double j[EKOC_MAX_ORDER];
+/* ... with the kernel configuration k and its evolution integrals j (the same
+ * for every N: ekoc_nspace_from_towers takes them once for all its points) */
+EKOC_HD void ekoc_nspace_evolution_ns_with(const ekoc_nspace_cfg *cfg, const ekoc_kernel_cfg *k,
+                                           const double j[EKOC_MAX_ORDER], ekoc_complex gamma[3][EKOC_MAX_ORDER],
+                                           ekoc_complex *out) {
   int m;
-  ekoc_kernel_ns_evolution_integrals(&k, j); /* the same for the three sectors */
   for (m = 0; m < 3; ++m) {
     ekoc_complex *g = gamma[m];
     ekoc_complex e;
     if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_sv_exponentiated_ns(cfg->order, cfg->sv_log, cfg->beta, g);
-    e = ekoc_kernel_ns_with(&k, j, g);
+    e = ekoc_kernel_ns_with(k, j, g);
     if (cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold)
       e = c_mul(ekoc_sv_expanded_ns(cfg->order, cfg->sv_log, cfg->a1, cfg->beta, g), e);
     out[m] = e;
   }
+}
+EKOC_HD void ekoc_nspace_evolution_ns(const ekoc_nspace_cfg *cfg, ekoc_complex gamma[3][EKOC_MAX_ORDER],
+                                      ekoc_complex *out) {
+  ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
+  double j[EKOC_MAX_ORDER];
+  ekoc_kernel_ns_evolution_integrals(&k, j); /* the same for the three sectors */
+  ekoc_nspace_evolution_ns_with(cfg, &k, j, gamma, out);
 }
 
 /* Evolution, singlet, in the two steps around the kernel (shared by the
