@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evol/block_product.h"
+
 void ekoc_blockop_init(ekoc_blockop *op, size_t nx) {
   memset(op, 0, sizeof *op);
   op->nx = nx;
@@ -103,132 +105,6 @@ int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
   return 1;
 }
 
-/* c += op(a) * op(b) (n x n row-major); kind 0: a b, 1: |a| b, 2: a |b| (the
- * value and the two error terms of a product). Each row of b is used only on
- * its non-zero span [j0, j1) (x-space operators are nearly triangular: no
- * basis function below x_k reaches x_k), found once per product. Rows of c
- * are updated PRODUCT_ROWS at a time, so they stay in L1 while a row of b
- * streams past them (the traffic of the one-row loop over c was the cost of
- * the composition on fit-size grids). Every c_ij still receives its terms in
- * increasing k, as in the plain i-k-j product, and terms with a_ik = 0 are
- * skipped, as there; c starts at +0 and never holds -0, so the result has
- * the bits of the plain product. Inlined into a baseline and an AVX2 copy
- * below. */
-enum { PRODUCT_PLAIN = 0, PRODUCT_ABS_LEFT = 1, PRODUCT_ABS_RIGHT = 2 };
-#define PRODUCT_ROWS 4
-#define PRODUCT_SPAN_MAX 2048 /* n up to which the spans live on the stack (16 KiB) */
-
-/* c_i[j0, j1) += a_ik op(b_k)[j0, j1). */
-static inline __attribute__((always_inline)) void row_axpy(int kind, double aik, const double *restrict bk,
-                                                           double *restrict ci, size_t j0, size_t j1) {
-  size_t j;
-  if (kind == PRODUCT_ABS_RIGHT)
-    for (j = j0; j < j1; ++j) ci[j] += aik * fabs(bk[j]);
-  else
-    for (j = j0; j < j1; ++j) ci[j] += aik * bk[j];
-}
-
-/* The row-by-row form: n above PRODUCT_SPAN_MAX. */
-static inline __attribute__((always_inline)) void product_acc_rows(int kind, size_t n, const double *restrict a,
-                                                                   const double *restrict b, double *restrict c) {
-  size_t i, k;
-  for (k = 0; k < n; ++k) {
-    const double *restrict bk = b + k * n;
-    size_t j0 = 0, j1 = n;
-    while (j0 < j1 && bk[j0] == 0.0) ++j0;
-    while (j1 > j0 && bk[j1 - 1] == 0.0) --j1;
-    if (j0 == j1) continue;
-    for (i = 0; i < n; ++i) {
-      double aik = kind == PRODUCT_ABS_LEFT ? fabs(a[i * n + k]) : a[i * n + k];
-      if (aik != 0.0) row_axpy(kind, aik, bk, c + i * n, j0, j1);
-    }
-  }
-}
-
-static inline __attribute__((always_inline)) void product_acc(int kind, size_t n, const double *restrict a,
-                                                              const double *restrict b, double *restrict c) {
-  uint32_t span0[PRODUCT_SPAN_MAX], span1[PRODUCT_SPAN_MAX];
-  size_t i0, k, j, r;
-  if (n > PRODUCT_SPAN_MAX) {
-    product_acc_rows(kind, n, a, b, c);
-    return;
-  }
-  for (k = 0; k < n; ++k) {
-    const double *bk = b + k * n;
-    size_t j0 = 0, j1 = n;
-    while (j0 < j1 && bk[j0] == 0.0) ++j0;
-    while (j1 > j0 && bk[j1 - 1] == 0.0) --j1;
-    span0[k] = (uint32_t)j0;
-    span1[k] = (uint32_t)j1;
-  }
-  for (i0 = 0; i0 < n; i0 += PRODUCT_ROWS) {
-    size_t rows = n - i0 < PRODUCT_ROWS ? n - i0 : PRODUCT_ROWS;
-    double *restrict c0 = c + i0 * n;
-    for (k = 0; k < n; ++k) {
-      const double *restrict bk = b + k * n;
-      size_t j0 = span0[k], j1 = span1[k];
-      double av[PRODUCT_ROWS];
-      int all = rows == PRODUCT_ROWS;
-      if (j0 == j1) continue;
-      for (r = 0; r < rows; ++r) {
-        av[r] = kind == PRODUCT_ABS_LEFT ? fabs(a[(i0 + r) * n + k]) : a[(i0 + r) * n + k];
-        all &= av[r] != 0.0;
-      }
-      if (all) { /* four rows against one pass over b_k */
-        double a0 = av[0], a1 = av[1], a2 = av[2], a3 = av[3];
-        double *restrict c1 = c0 + n, *restrict c2 = c0 + 2 * n, *restrict c3 = c0 + 3 * n;
-        for (j = j0; j < j1; ++j) {
-          double bj = kind == PRODUCT_ABS_RIGHT ? fabs(bk[j]) : bk[j];
-          c0[j] += a0 * bj;
-          c1[j] += a1 * bj;
-          c2[j] += a2 * bj;
-          c3[j] += a3 * bj;
-        }
-        continue;
-      }
-      for (r = 0; r < rows; ++r)
-        if (av[r] != 0.0) row_axpy(kind, av[r], bk, c0 + r * n, j0, j1);
-    }
-  }
-}
-
-/* product_acc with kind a compile-time constant in each branch. */
-static inline __attribute__((always_inline)) void product_acc_by_kind(int kind, size_t n, const double *a,
-                                                                      const double *b, double *c) {
-  if (kind == PRODUCT_PLAIN)
-    product_acc(PRODUCT_PLAIN, n, a, b, c);
-  else if (kind == PRODUCT_ABS_LEFT)
-    product_acc(PRODUCT_ABS_LEFT, n, a, b, c);
-  else
-    product_acc(PRODUCT_ABS_RIGHT, n, a, b, c);
-}
-
-static void product_acc_base(int kind, size_t n, const double *a, const double *b, double *c) {
-  product_acc_by_kind(kind, n, a, b, c);
-}
-
-/* The same loops compiled for AVX2 (4 doubles per instruction instead of 2),
- * chosen at run time where the CPU has it. AVX2 without FMA performs the very
- * multiplications and additions of the baseline, element by element and in
- * the same order, so the result has the same bits on every x86-64 CPU
- * (tests/test_basis.c, test_threads.c compare bits). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define EKOC_BLOCKOP_AVX2 1
-__attribute__((target("avx2"))) static void product_acc_avx2(int kind, size_t n, const double *a, const double *b,
-                                                             double *c) {
-  product_acc_by_kind(kind, n, a, b, c);
-}
-#endif
-
-typedef void (*product_fn)(int kind, size_t n, const double *a, const double *b, double *c);
-
-static product_fn product_for_cpu(void) {
-#ifdef EKOC_BLOCKOP_AVX2
-  if (__builtin_cpu_supports("avx2")) return product_acc_avx2;
-#endif
-  return product_acc_base;
-}
-
 /* dst += src (n entries) */
 static void add_acc(size_t n, const double *src, double *dst) {
   size_t e;
@@ -238,7 +114,7 @@ static void add_acc(size_t n, const double *src, double *dst) {
 int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop *out, int n_threads) {
   int ij, ok = 1;
   size_t n = a->nx;
-  product_fn product = product_for_cpu();
+  ekoc_block_product_fn product = ekoc_block_product_for_cpu();
   (void)n_threads; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
   ekoc_blockop_clear(out);
   out->nx = n;
@@ -264,9 +140,9 @@ int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop 
         add_acc(n * n, a->err[i][k], out->err[i][j]);
         continue;
       }
-      product(PRODUCT_PLAIN, n, a->val[i][k], b->val[k][j], out->val[i][j]);
-      if (!b->exact[k][j]) product(PRODUCT_ABS_LEFT, n, a->val[i][k], b->err[k][j], out->err[i][j]);
-      if (!a->exact[i][k]) product(PRODUCT_ABS_RIGHT, n, a->err[i][k], b->val[k][j], out->err[i][j]);
+      product(EKOC_PRODUCT_PLAIN, n, a->val[i][k], b->val[k][j], out->val[i][j]);
+      if (!b->exact[k][j]) product(EKOC_PRODUCT_ABS_LEFT, n, a->val[i][k], b->err[k][j], out->err[i][j]);
+      if (!a->exact[i][k]) product(EKOC_PRODUCT_ABS_RIGHT, n, a->err[i][k], b->val[k][j], out->err[i][j]);
     }
   }
   refresh_flags(out);
