@@ -8,6 +8,7 @@
 #include "ad/kernel_magnus_batch.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "ad/ad_exp_vec.h"
@@ -64,6 +65,14 @@ static inline __attribute__((always_inline)) void mv_scale(const mv *a, double s
   for (i = 0; i < 4; ++i) FOR_LANES(l) {
       r->m[i].re[l] = a->m[i].re[l] * s;
       r->m[i].im[l] = a->m[i].im[l] * s;
+    }
+}
+/* r = +0 + a s (the first term of a sum, as m2_add(m2_zero(), m2_scale(a, s))) */
+static inline __attribute__((always_inline)) void mv_set_scaled(mv *r, const mv *a, double s) {
+  int i, l;
+  for (i = 0; i < 4; ++i) FOR_LANES(l) {
+      r->m[i].re[l] = 0.0 + a->m[i].re[l] * s;
+      r->m[i].im[l] = 0.0 + a->m[i].im[l] * s;
     }
 }
 /* r = r + a s (m2_add(r, m2_scale(a, s))) */
@@ -142,12 +151,12 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
   FOR_LANES(l) e.m[0].re[l] = e.m[3].re[l] = 1.0;
   for (k = 0; k < n; ++k) {
     double wb[3][EKOC_MAX_ORDER];
-    unsigned char apart[LANES], add_tau[LANES];
+    int64_t apart[LANES], add_tau[LANES], any_apart = 0; /* lane masks (0 or 1), int64 to vectorise with the doubles */
     ekoc_kernel_magnus_weights(cfg, a_mid, r_lo, r_hi, wb);
-    memset(&alpha1, 0, sizeof alpha1);
-    memset(&alpha2, 0, sizeof alpha2);
-    memset(&alpha3, 0, sizeof alpha3);
-    for (i = 0; i < order; ++i) {
+    mv_set_scaled(&alpha1, &gamma[0], h * wb[1][0]); /* +0 + gamma w: the bits of summing into zero */
+    mv_set_scaled(&alpha2, &gamma[0], w_alpha2 * h * (wb[2][0] - wb[0][0]));
+    mv_set_scaled(&alpha3, &gamma[0], 10.0 * h / 3.0 * ((wb[2][0] - 2.0 * wb[1][0]) + wb[0][0]));
+    for (i = 1; i < order; ++i) {
       mv_add_scaled(&alpha1, &gamma[i], h * wb[1][i]);
       mv_add_scaled(&alpha2, &gamma[i], w_alpha2 * h * (wb[2][i] - wb[0][i]));
       mv_add_scaled(&alpha3, &gamma[i], 10.0 * h / 3.0 * ((wb[2][i] - 2.0 * wb[1][i]) + wb[0][i]));
@@ -183,11 +192,13 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
       FOR_LANES(l) { /* c_sqrt(z2) with c_abs's fast modulus; apart: the scalar kernel's other branches */
         double re = z2.re[l], im = z2.im[l], s = re * re + im * im, m = sqrt(s);
         double tp = sqrt(0.5 * (m + re)), tn = sqrt(0.5 * (m - re));
-        int pos = re >= 0.0;
-        z.re[l] = pos ? tp : fabs(im) / (2.0 * tn);
-        z.im[l] = pos ? im / (2.0 * tp) : copysign(tn, im);
-        apart[l] = (unsigned char)(!(s >= 1e-12) | !(s > 1e-290 && s < 1e290) | !(fabs(z.re[l]) <= 300.0));
+        double re_neg = fabs(im) / (2.0 * tn), im_pos = im / (2.0 * tp); /* both branches, then a select */
+        double zr_l = re >= 0.0 ? tp : re_neg, zi_l = re >= 0.0 ? im_pos : copysign(tn, im);
+        z.re[l] = zr_l;
+        z.im[l] = zi_l;
+        apart[l] = (s >= 1e-12) & (s > 1e-290) & (s < 1e290) & (fabs(zr_l) <= 300.0) ? 0 : 1;
       }
+      FOR_LANES(l) any_apart |= apart[l];
       FOR_LANES(l) {
         zr[l] = apart[l] ? 0.0 : z.re[l];
         zi[l] = apart[l] ? 0.0 : z.im[l];
@@ -215,15 +226,16 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
       FOR_LANES(l) { /* c_div(ep - em, 2 z), Smith's two branches selected per lane */
         double ar = ep.re[l] - em.re[l], ai = ep.im[l] - em.im[l], br = z.re[l] * 2.0, bi = z.im[l] * 2.0;
         double r1 = bi / br, d1 = br + bi * r1, r2 = br / bi, d2 = br * r2 + bi;
-        int first = fabs(br) >= fabs(bi);
-        sh.re[l] = first ? (ar + ai * r1) / d1 : (ar * r2 + ai) / d2;
-        sh.im[l] = first ? (ai - ar * r1) / d1 : (ai * r2 - ar) / d2;
+        double re1 = (ar + ai * r1) / d1, im1 = (ai - ar * r1) / d1; /* both branches, then a select */
+        double re2 = (ar * r2 + ai) / d2, im2 = (ai * r2 - ar) / d2;
+        sh.re[l] = fabs(br) >= fabs(bi) ? re1 : re2;
+        sh.im[l] = fabs(br) >= fabs(bi) ? im1 : im2;
       }
       for (i = 0; i < 4; ++i) cv_mul(&omega.m[i], &sh, &step.m[i]);
       cv_add(&step.m[0], &ch, &step.m[0]);
       cv_add(&step.m[3], &ch, &step.m[3]);
       FOR_LANES(l) add_tau[l] = 1;
-      for (l = 0; l < LANES; ++l) { /* the lanes the scalar kernel treats apart, with its functions */
+      for (l = 0; any_apart && l < LANES; ++l) { /* the lanes the scalar kernel treats apart, with its functions */
         ekoc_cmat2 om, st;
         if (!apart[l]) continue;
         lane_get(&omega, l, &om);
@@ -243,12 +255,16 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
       tau_sum.im[l] = add_tau[l] ? im : tau_sum.im[l];
     }
     mv_mul(&step, &e, &e);
+    any_apart = 0;
     FOR_LANES(l) { /* ekoc_kernel_magnus_large on every lane */
-      int big = 0;
-      for (i = 0; i < 4; ++i) big |= !(e.m[i].re[l] * e.m[i].re[l] + e.m[i].im[l] * e.m[i].im[l] <= 1e200);
-      apart[l] = (unsigned char)big;
+      double n0 = e.m[0].re[l] * e.m[0].re[l] + e.m[0].im[l] * e.m[0].im[l];
+      double n1 = e.m[1].re[l] * e.m[1].re[l] + e.m[1].im[l] * e.m[1].im[l];
+      double n2 = e.m[2].re[l] * e.m[2].re[l] + e.m[2].im[l] * e.m[2].im[l];
+      double n3 = e.m[3].re[l] * e.m[3].re[l] + e.m[3].im[l] * e.m[3].im[l];
+      apart[l] = !(n0 <= 1e200) | !(n1 <= 1e200) | !(n2 <= 1e200) | !(n3 <= 1e200);
+      any_apart |= apart[l];
     }
-    for (l = 0; l < LANES; ++l) { /* the traces of the lanes grown large, as the scalar kernel applies them */
+    for (l = 0; any_apart && l < LANES; ++l) { /* the traces of the lanes grown large, as the scalar kernel applies them */
       ekoc_cmat2 el;
       if (!apart[l]) continue;
       lane_get(&e, l, &el);
