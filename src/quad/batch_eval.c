@@ -120,9 +120,12 @@ static void fill_basis(const ekoc_batch_row *row, int32_t n, ekoc_batch_eval_scr
   }
 }
 
-/* At a probe node: ra += |Im(P_j W)| and nz += |Im(delta_j W)|. */
-static void accumulate_probe(const ekoc_complex *restrict p, const ekoc_complex *restrict p2, size_t j0, size_t nx,
-                             const ekoc_complex *wk, int32_t n_el, double *restrict ra, double *restrict nz) {
+/* At a probe node: ra += |Im(P_j W)| and nz += |Im(delta_j W)|; baseline and
+ * AVX2 builds of the same sums, as accumulate_body. */
+static inline __attribute__((always_inline)) void probe_body(const ekoc_complex *restrict p,
+                                                            const ekoc_complex *restrict p2, size_t j0, size_t nx,
+                                                            const ekoc_complex *wk, int32_t n_el, double *restrict ra,
+                                                            double *restrict nz) {
   int32_t e;
   size_t j;
   for (e = 0; e < n_el; ++e) {
@@ -133,6 +136,23 @@ static void accumulate_probe(const ekoc_complex *restrict p, const ekoc_complex 
       z[j] += fabs(p2[j].re * ki + p2[j].im * kr);
     }
   }
+}
+static void probe_base(const ekoc_complex *p, const ekoc_complex *p2, size_t j0, size_t nx, const ekoc_complex *wk,
+                       int32_t n_el, double *ra, double *nz) {
+  probe_body(p, p2, j0, nx, wk, n_el, ra, nz);
+}
+#ifdef EKOC_BATCH_AVX2
+__attribute__((target("avx2"))) static void probe_avx2(const ekoc_complex *p, const ekoc_complex *p2, size_t j0,
+                                                       size_t nx, const ekoc_complex *wk, int32_t n_el, double *ra,
+                                                       double *nz) {
+  probe_body(p, p2, j0, nx, wk, n_el, ra, nz);
+}
+#endif
+static ekoc_batch_probe_fn probe_for_cpu(void) {
+#ifdef EKOC_BATCH_AVX2
+  if (__builtin_cpu_supports("avx2")) return probe_avx2;
+#endif
+  return probe_base;
 }
 
 void ekoc_batch_eval_scratch_free(ekoc_batch_eval_scratch *sc) {
@@ -169,6 +189,7 @@ int ekoc_batch_eval_scratch_alloc(ekoc_batch_eval_scratch *sc, size_t max_nodes,
   sc->wgs = sc->wk + max_nodes * EKOC_NSPACE_MAX_ELEMENTS;
   sc->p2 = sc->p + nx;
   sc->accumulate = accumulate_for_cpu();
+  sc->accumulate_probe = probe_for_cpu();
   return EKOC_OK;
 }
 
@@ -297,7 +318,7 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
       sc->accumulate(p, jmin, nx, sc->wk + c * ne, nodes->wg[m] != 0.0 ? sc->wgs + c * ne : NULL, ne, out->k,
                      out->g);
     if (probe) {
-      accumulate_probe(p, delta, jmin, nx, sc->wk + c * ne, ne, out->ra, out->nz);
+      sc->accumulate_probe(p, delta, jmin, nx, sc->wk + c * ne, ne, out->ra, out->nz);
       w_probe += nodes->w[m];
       ++q;
     }

@@ -100,6 +100,9 @@ typedef struct ekoc_batch_sums {
   double *k, *g, *ra, *nz;
 } ekoc_batch_sums;
 
+/* The probes' noise sums of one node (quad/batch_eval.c). */
+typedef void (*ekoc_batch_probe_fn)(const ekoc_complex *p, const ekoc_complex *p2, size_t j0, size_t nx,
+                                    const ekoc_complex *wk, int32_t n_el, double *ra, double *nz);
 typedef void (*ekoc_batch_accumulate_fn)(const ekoc_complex *p, size_t j0, size_t nx, const ekoc_complex *wk,
                                          const ekoc_complex *wg, int32_t n_el, double *acc, double *accg);
 
@@ -115,6 +118,7 @@ typedef struct ekoc_batch_eval_scratch {
   ekoc_complex *p, *p2;     /* [j]: basis transforms at one node, and the probe's shifted ones */
   ekoc_complex *group;      /* EKOC_BASIS_GROUP_SCRATCH(nx): the transforms of a group of nodes */
   ekoc_batch_accumulate_fn accumulate; /* baseline or AVX2 build of the same sums */
+  ekoc_batch_probe_fn accumulate_probe; /* the probes' sums, the same way */
 } ekoc_batch_eval_scratch;
 
 /* Allocates sc (all of it, or nothing: EKOC_ERR_NO_MEMORY with a message). */
