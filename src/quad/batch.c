@@ -123,8 +123,9 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   return ekoc_batch_finish_row(eng, job, &row, &base, &sc->eval, &sc->refine, &sc->n_failed, refined);
 }
 
-/* Row k of every family of the job, in the job's family order. The families
- * of a row share its x_k and its basis transforms, whose algebraic tails
+/* Family f of row k of a job (nothing when the job has no such family, it
+ * has no elements, or x_k = 1); *refined carries whether the row's earlier
+ * family was refined in, and this one's out. The families of a row share its x_k and its basis transforms, whose algebraic tails
  * along the path are what makes the base rule miss (the near-diagonal entries
  * at small x; quad/batch_refine.h), so once a family of the row needed
  * refinement the next one is refined without its base rule (converged LHA
@@ -135,20 +136,13 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
  * (each within its tolerance); the rows of a family are those of one job and
  * thread, so the bits still do not depend on the thread count or on the jobs
  * integrated together. */
-static int batch_row(const ekoc_quad_job *job, const ekoc_batch_engine *eng, const ekoc_batch_rule *rule,
-                     const double *table, const ekoc_batch_family *plans, size_t k, const batch_family_cache *fc,
-                     ekoc_batch_thread *sc) {
-  int32_t f;
-  int refined = 0;
-  ekoc_quad_row_init(job, k);
-  if (job->interp->logx[k] == 0.0) return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
-  for (f = 0; f < job->n_families; ++f) {
-    int rc, skip_base = refined && eng->max_panels > 1;
-    if (plans[f].n_el == 0) continue;
-    rc = batch_family_row(job, eng, rule, table, &plans[f], k, &fc[f], skip_base, sc, &refined);
-    if (rc != EKOC_OK) return rc;
-  }
-  return EKOC_OK;
+static int batch_row_family(const ekoc_quad_job *job, const ekoc_batch_engine *eng, const ekoc_batch_rule *rule,
+                            const double *table, const ekoc_batch_family *plans, size_t k, int32_t f,
+                            const batch_family_cache *fc, ekoc_batch_thread *sc, int *refined) {
+  int skip_base = *refined && eng->max_panels > 1;
+  if (f >= job->n_families || plans[f].n_el == 0 || job->interp->logx[k] == 0.0)
+    return EKOC_OK; /* x_k = 1: the integrand vanishes (eko) */
+  return batch_family_row(job, eng, rule, table, &plans[f], k, &fc[f], skip_base, sc, refined);
 }
 
 /* What one job of ekoc_quad_run_batch_jobs runs with. */
@@ -215,30 +209,43 @@ int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, co
     {
       ekoc_batch_thread sc;
       size_t *mine = calloc(n_jobs, sizeof *mine), q; /* this thread's failed entries per job */
+      int *refined = calloc(n_jobs, sizeof *refined);   /* per job: the row's earlier family was refined */
       long k;
       /* every job has the same engine sizes: they come from the settings alone */
-      int have = mine && ekoc_batch_thread_alloc(&sc, &js[0].eng, (size_t)rule->n_nodes, (size_t)nx) == EKOC_OK;
+      int have = mine && refined &&
+                 ekoc_batch_thread_alloc(&sc, &js[0].eng, (size_t)rule->n_nodes, (size_t)nx) == EKOC_OK;
       if (!have) ekoc_quad_fatal_record(&fatal, EKOC_ERR_NO_MEMORY);
-      /* row-major over the jobs: a row's basis transforms, read by every
-       * job's integrals of that row, are read while they are in cache */
+      /* row-major over the jobs, and within a row family by family: a
+       * family's basis transforms of the row (one path, read by every job's
+       * integrals of that family) are read while they are in cache */
 #pragma omp for schedule(dynamic, 1)
-      for (k = 0; k < nx; ++k)
+      for (k = 0; k < nx; ++k) {
+        int32_t fam;
+        if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue; /* a cancelled row is never started */
         for (q = 0; q < n_jobs; ++q) {
-          size_t before;
-          int rck;
-          if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue;
-          before = sc.n_failed;
-          rck = batch_row(jobs[q], &js[q].eng, rule, js[q].table, js[q].plans, (size_t)k, js[q].fc, &sc);
-          mine[q] += sc.n_failed - before;
-          if (rck == EKOC_OK) rck = ekoc_quad_progress_row(s->progress);
-          if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
+          refined[q] = 0;
+          ekoc_quad_row_init(jobs[q], (size_t)k);
         }
+        for (fam = 0; fam < 2; ++fam)
+          for (q = 0; q < n_jobs; ++q) {
+            size_t before;
+            int rck;
+            if (ekoc_quad_fatal_status(&fatal) != EKOC_OK || !have) continue;
+            before = sc.n_failed;
+            rck = batch_row_family(jobs[q], &js[q].eng, rule, js[q].table, js[q].plans, (size_t)k, fam, js[q].fc, &sc,
+                                   &refined[q]);
+            mine[q] += sc.n_failed - before;
+            if (rck == EKOC_OK && fam == 1) rck = ekoc_quad_progress_row(s->progress);
+            if (rck != EKOC_OK) ekoc_quad_fatal_record(&fatal, rck);
+          }
+      }
       if (have) {
 #pragma omp critical(ekoc_batch_failed)
         for (q = 0; q < n_jobs; ++q) total[q] += mine[q];
         ekoc_batch_thread_free(&sc);
       }
       free(mine);
+      free(refined);
     }
     if (fatal.status != EKOC_OK) rc = ekoc_error(fatal.status, "%s", fatal.message);
   }
