@@ -264,7 +264,8 @@ static inline __attribute__((always_inline)) void magnus_group(const ekoc_kernel
       apart[l] = !(n0 <= 1e200) | !(n1 <= 1e200) | !(n2 <= 1e200) | !(n3 <= 1e200);
       any_apart |= apart[l];
     }
-    for (l = 0; any_apart && l < LANES; ++l) { /* the traces of the lanes grown large, as the scalar kernel applies them */
+    /* the traces of the lanes grown large, as the scalar kernel applies them */
+    for (l = 0; any_apart && l < LANES; ++l) {
       ekoc_cmat2 el;
       if (!apart[l]) continue;
       lane_get(&e, l, &el);

@@ -125,8 +125,9 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
 
 /* Family f of row k of a job (nothing when the job has no such family, it
  * has no elements, or x_k = 1); *refined carries whether the row's earlier
- * family was refined in, and this one's out. The families of a row share its x_k and its basis transforms, whose algebraic tails
- * along the path are what makes the base rule miss (the near-diagonal entries
+ * family was refined in, and this one's out. The families of a row share its
+ * x_k and its basis transforms, whose algebraic tails along the path are
+ * what makes the base rule miss (the near-diagonal entries
  * at small x; quad/batch_refine.h), so once a family of the row needed
  * refinement the next one is refined without its base rule (converged LHA
  * run: every one of the 1175 non-singlet rows refined had its singlet row
@@ -226,7 +227,7 @@ int ekoc_quad_run_batch_jobs(const ekoc_quad_job *const *jobs, size_t n_jobs, co
           refined[q] = 0;
           ekoc_quad_row_init(jobs[q], (size_t)k);
         }
-        for (fam = 0; fam < 2; ++fam)
+        for (fam = 0; fam < 2; ++fam) /* a job has 1 or 2 families (ekoc_batch_plan) */
           for (q = 0; q < n_jobs; ++q) {
             size_t before;
             int rck;
