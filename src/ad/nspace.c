@@ -245,11 +245,8 @@ size_t ekoc_nspace_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const e
     double j[EKOC_MAX_ORDER];
     ekoc_kernel_ns_evolution_integrals(&k, j);
     for (p = 0; p < count; ++p) {
-      const ekoc_complex *t = tower + p * tower_stride;
       ekoc_complex gamma[3][EKOC_MAX_ORDER];
-      int m, i;
-      for (m = 0; m < 3; ++m)
-        for (i = 0; i < cfg->order; ++i) gamma[m][i] = t[m * cfg->order + i];
+      ekoc_nspace_ns_gamma(cfg, tower + p * tower_stride, gamma);
       ekoc_nspace_evolution_ns_with(cfg, &k, j, gamma, out + p * out_stride);
     }
     return count;

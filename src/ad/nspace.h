@@ -74,6 +74,14 @@ EKOC_HD ekoc_kernel_cfg ekoc_nspace_kernel_cfg(const ekoc_nspace_cfg *cfg) {
   return k;
 }
 
+/* gamma[m][i] = gamma^(i) of non-singlet mode m from the packed tower. */
+EKOC_HD void ekoc_nspace_ns_gamma(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower,
+                                  ekoc_complex gamma[3][EKOC_MAX_ORDER]) {
+  int m, i;
+  for (m = 0; m < 3; ++m)
+    for (i = 0; i < cfg->order; ++i) gamma[m][i] = tower[m * cfg->order + i];
+}
+
 /* Evolution, non-singlet: gamma[m][i] is gamma^(i) of mode m (0 ns+, 1 ns-, 2 nsV).
  * Writes E_ns+, E_ns-, E_nsV (with the scale-variation treatment of cfg). */
 /* ... with the kernel configuration k and its evolution integrals j (the same
@@ -233,7 +241,7 @@ EKOC_HD int ekoc_nspace_tower_len(const ekoc_nspace_cfg *cfg) {
  * tower (layout of ekoc_nspace_tower_len). The tower is read, not modified.
  * Returns 1, or 0 when a backward-exact matching matrix is singular. */
 EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower, ekoc_complex *out) {
-  int i, m;
+  int i;
   if (ekoc_nspace_is_qed(cfg)) {
     ekoc_complex t[EKOC_NSPACE_MAX_TOWER]; /* the scale-variation shift works in place */
     int len;
@@ -252,8 +260,7 @@ EKOC_HD int ekoc_nspace_from_tower(const ekoc_nspace_cfg *cfg, const ekoc_comple
   if (cfg->kind == EKOC_KIND_EVOLUTION) {
     if (cfg->family == EKOC_FAMILY_NS) {
       ekoc_complex gamma[3][EKOC_MAX_ORDER];
-      for (m = 0; m < 3; ++m)
-        for (i = 0; i < cfg->order; ++i) gamma[m][i] = tower[m * cfg->order + i];
+      ekoc_nspace_ns_gamma(cfg, tower, gamma);
       ekoc_nspace_evolution_ns(cfg, gamma, out);
     } else {
       ekoc_cmat2 gamma[EKOC_MAX_ORDER];

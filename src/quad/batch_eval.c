@@ -61,12 +61,6 @@ __attribute__((target("avx2"))) static void accumulate_avx2(const ekoc_complex *
   accumulate_body(p, j0, nx, wk, wg, n_el, acc, accg);
 }
 #endif
-static ekoc_batch_accumulate_fn accumulate_for_cpu(void) {
-#ifdef EKOC_BATCH_AVX2
-  if (__builtin_cpu_supports("avx2")) return accumulate_avx2;
-#endif
-  return accumulate_base;
-}
 
 /* The noise sample of a probe node from its shifted transforms P'_j =
  * P_j(N; logx + shift), held in delta: delta_j = P_j - e^{N shift} P'_j for
@@ -148,11 +142,18 @@ __attribute__((target("avx2"))) static void probe_avx2(const ekoc_complex *p, co
   probe_body(p, p2, j0, nx, wk, n_el, ra, nz);
 }
 #endif
-static ekoc_batch_probe_fn probe_for_cpu(void) {
+/* The node sums and the probes' sums of this CPU: both AVX2 builds where it
+ * has AVX2, else both baseline builds. */
+static void node_sums_for_cpu(ekoc_batch_eval_scratch *sc) {
 #ifdef EKOC_BATCH_AVX2
-  if (__builtin_cpu_supports("avx2")) return probe_avx2;
+  if (__builtin_cpu_supports("avx2")) {
+    sc->accumulate = accumulate_avx2;
+    sc->accumulate_probe = probe_avx2;
+    return;
+  }
 #endif
-  return probe_base;
+  sc->accumulate = accumulate_base;
+  sc->accumulate_probe = probe_base;
 }
 
 void ekoc_batch_eval_scratch_free(ekoc_batch_eval_scratch *sc) {
@@ -188,8 +189,7 @@ int ekoc_batch_eval_scratch_alloc(ekoc_batch_eval_scratch *sc, size_t max_nodes,
   sc->n_im = sc->n_re + max_nodes;
   sc->wgs = sc->wk + max_nodes * EKOC_NSPACE_MAX_ELEMENTS;
   sc->p2 = sc->p + nx;
-  sc->accumulate = accumulate_for_cpu();
-  sc->accumulate_probe = probe_for_cpu();
+  node_sums_for_cpu(sc);
   return EKOC_OK;
 }
 

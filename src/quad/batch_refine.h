@@ -97,10 +97,10 @@ typedef struct ekoc_batch_engine {
   ekoc_quad_progress *progress;  /* polled between splits, may be NULL */
 } ekoc_batch_engine;
 
-/* Per-thread scratch of the refinement: the panels of one row and family. */
 /* Panel path tables a thread keeps (ekoc_batch_refine_scratch). */
 #define EKOC_BATCH_PANEL_TABLES 8
 
+/* Per-thread scratch of the refinement: the panels of one row and family. */
 typedef struct ekoc_batch_refine_scratch {
   size_t len;          /* EKOC_NSPACE_MAX_ELEMENTS * nx */
   int32_t max_panels, ref_nodes;
