@@ -9,6 +9,7 @@
 
 #include "ad/nspace.h"
 #include "evol/profile_stage.h"
+#include "evol/part_layout.h"
 #include "evol/run.h"
 #include "quad/interp.h"
 #include "quad/driver.h"
@@ -16,36 +17,15 @@
 #include "quad/nspace_cache.h"
 #include "status.h"
 
-/* Elements of a job: (family, element, diagonal, where it goes). */
-typedef struct element_map {
-  int32_t family, element, diagonal;
-} element_map;
-
 /* A part's element matrices while it runs: values, errors and failure flags
  * (nx * nx each) of its n elements. */
 typedef struct part_elements {
   int n;
-  element_map map[EKOC_JOB_MAX_ELEMENTS];
+  ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
   double *val[EKOC_JOB_MAX_ELEMENTS], *err[EKOC_JOB_MAX_ELEMENTS];
   uint8_t *flag[EKOC_JOB_MAX_ELEMENTS];
   unsigned char owned_by_op[EKOC_JOB_MAX_ELEMENTS]; /* val/err became blocks of the part's operator */
 } part_elements;
-
-/* Where an assembly puts the element matrices: (block a, b) <- element e,
- * recorded by the assembly functions, then placed by assemble_job. */
-typedef struct placements {
-  ekoc_blockop *op; /* identity blocks go straight in */
-  int n;
-  int a[EKOC_NB * EKOC_NB], b[EKOC_NB * EKOC_NB], e[EKOC_NB * EKOC_NB];
-} placements;
-
-static int place(placements *pl, int a, int b, int e) {
-  if (pl->n == EKOC_NB * EKOC_NB) return 0;
-  pl->a[pl->n] = a;
-  pl->b[pl->n] = b;
-  pl->e[pl->n++] = e;
-  return 1;
-}
 
 /* What every part of one computation runs with. */
 typedef struct run_context {
@@ -57,164 +37,21 @@ typedef struct run_context {
   int32_t unified;                 /* QED: the parts go into U_nf */
 } run_context;
 
-/* ---- the elements of a part and their places ------------------------------------- */
-
-/* The elements of part j in the order the assembly reads them: segment
- * non-singlets (one per distinct kernel, up to 3) then the singlet 2x2;
- * matching (q,q), (H,H) then the singlet 3x3. Returns their number. */
-static int job_elements(const ekoc_plan_job *j, element_map *m) {
-  int n = 0, e;
-  if (!j->is_matching && ekoc_nspace_is_qed(&j->family[0])) {
-    /* job family 0: ns+u, ns+d, ns-u, ns-d, valence 2x2; family 1: the singlet 4x4 */
-    for (e = 0; e < 8; ++e) m[n++] = (element_map){0, e, e < 4 || e == 4 || e == 7};
-    for (e = 0; e < 16; ++e) m[n++] = (element_map){1, e, e % 5 == 0};
-    return n;
-  }
-  if (!j->is_matching) {
-    int order = j->family[0].order;
-    for (e = 0; e < order && e < 3; ++e) m[n++] = (element_map){EKOC_FAMILY_NS, e, 1};
-    for (e = 0; e < 4; ++e) m[n++] = (element_map){EKOC_FAMILY_SINGLET, e, e == 0 || e == 3};
-  } else {
-    m[n++] = (element_map){EKOC_FAMILY_NS, 0, 1};
-    m[n++] = (element_map){EKOC_FAMILY_NS, 1, 1};
-    for (e = 0; e < 9; ++e) m[n++] = (element_map){EKOC_FAMILY_SINGLET, e, e == 0 || e == 4 || e == 8};
-  }
-  return n;
-}
-
-/* Slots of a matching singlet index (g, q, H) for heavy quark hq. */
-static int matching_singlet_slot(int idx, int hq) {
-  return idx == 0 ? EKOC_SLOT_G : idx == 1 ? EKOC_SLOT_SIGMA : ekoc_slot_t(hq);
-}
-
-/* The element matrices of an evolution segment placed into pl (B_nf):
- * non-singlets on the diagonal (heavy flavours above nf with the identity),
- * the singlet 2x2 on (Sigma, g). Returns 0 on no memory. */
-static int assemble_segment(int nf, const part_elements *el, placements *pl) {
-  int k, e, ok = 1;
-  /* non-singlet: index of the distinct element holding ns+, ns-, nsV */
-  int idx[3] = {0, 0, 0}, ns_count = 0;
-  for (e = 0; e < el->n; ++e)
-    if (el->map[e].family == EKOC_FAMILY_NS) ++ns_count;
-  idx[1] = ns_count >= 2 ? 1 : 0;
-  idx[2] = ns_count >= 3 ? 2 : idx[1];
-  ok &= place(pl, EKOC_SLOT_V, EKOC_SLOT_V, idx[2]);
-  for (k = 2; k <= 6; ++k) {
-    if (k <= nf) {
-      ok &= place(pl, ekoc_slot_v(k), ekoc_slot_v(k), idx[1]);
-      ok &= place(pl, ekoc_slot_t(k), ekoc_slot_t(k), idx[0]);
-    } else { /* intrinsic heavy flavours evolve with the identity */
-      ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_v(k), ekoc_slot_v(k));
-      ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_t(k), ekoc_slot_t(k));
-    }
-  }
-  ok &= place(pl, EKOC_SLOT_SIGMA, EKOC_SLOT_SIGMA, ns_count + 0);
-  ok &= place(pl, EKOC_SLOT_SIGMA, EKOC_SLOT_G, ns_count + 1);
-  ok &= place(pl, EKOC_SLOT_G, EKOC_SLOT_SIGMA, ns_count + 2);
-  ok &= place(pl, EKOC_SLOT_G, EKOC_SLOT_G, ns_count + 3);
-  return ok;
-}
-
-/* The element matrices of the matching nf -> nf+1 placed into pl (B_nf):
- * light non-singlets, the heavy valence and the 3x3 singlet (g, Sigma, T_hq).
- * Returns 0 on no memory. */
-static int assemble_matching(int nf, placements *pl) {
-  int hq = nf + 1, k, e, ok = 1;
-  /* light non-singlets and the valence get the (200,200) element, h- the (91,91) one */
-  ok &= place(pl, EKOC_SLOT_V, EKOC_SLOT_V, 0);
-  for (k = 2; k <= nf; ++k) {
-    ok &= place(pl, ekoc_slot_v(k), ekoc_slot_v(k), 0);
-    ok &= place(pl, ekoc_slot_t(k), ekoc_slot_t(k), 0);
-  }
-  ok &= place(pl, ekoc_slot_v(hq), ekoc_slot_v(hq), 1);
-  for (k = hq + 1; k <= 6; ++k) {
-    ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_v(k), ekoc_slot_v(k));
-    ok &= ekoc_blockop_set_identity(pl->op, ekoc_slot_t(k), ekoc_slot_t(k));
-  }
-  for (e = 0; e < 9; ++e) {
-    int a = matching_singlet_slot(e / 3, hq), b = matching_singlet_slot(e % 3, hq);
-    ok &= place(pl, a, b, 2 + e);
-  }
-  return ok;
-}
-
-/* The element matrices of a QED segment placed into pl (U_nf, evol/basis.h):
- * the singlet 4x4 on (g, ph, Sigma, Sigma_Delta), the valence 2x2 on (V,
- * V_Delta), ns+d / ns-d on T^d_3, V^d_3 (and T^d_8, V^d_8 from nf 5), ns+u /
- * ns-u on T^u_3, V^u_3 from nf 4 (T^u_8, V^u_8 at nf 6); intrinsic heavy
- * flavours with the identity. Returns 0 on no memory. */
-static int assemble_segment_qed(int nf, placements *pl) {
-  int e, pid, ok = 1;
-  ok &= place(pl, EKOC_USLOT_TD3, EKOC_USLOT_TD3, 1);
-  ok &= place(pl, EKOC_USLOT_VD3, EKOC_USLOT_VD3, 3);
-  for (pid = 4; pid <= 6; ++pid) {
-    int t = ekoc_uslot_t(pid), v = ekoc_uslot_v(pid), up = pid % 2 == 0;
-    if (pid <= nf) {
-      ok &= place(pl, t, t, up ? 0 : 1);
-      ok &= place(pl, v, v, up ? 2 : 3);
-    } else {
-      ok &= ekoc_blockop_set_identity(pl->op, t, t);
-      ok &= ekoc_blockop_set_identity(pl->op, v, v);
-    }
-  }
-  for (e = 0; e < 4; ++e)
-    ok &= place(pl, EKOC_USLOT_V + e / 2, EKOC_USLOT_V + e % 2, 4 + e);
-  for (e = 0; e < 16; ++e) /* (g, ph, Sigma, Sigma_Delta) are the slots 0..3 */
-    ok &= place(pl, EKOC_USLOT_G + e / 4, EKOC_USLOT_G + e % 4, 8 + e);
-  return ok;
-}
-
-/* Slots of a matching singlet index (g, q, H) for heavy quark hq in U_nf. */
-static int matching_singlet_uslot(int idx, int hq) {
-  return idx == 0 ? EKOC_USLOT_G : idx == 1 ? EKOC_USLOT_SIGMA : ekoc_uslot_t(hq);
-}
-
-/* The matching nf -> nf+1 with QED placed into pl (U_nf; eko's QED matching
- * condition): the QCD matching with the light non-singlet element also on
- * Sigma_Delta, V_Delta and the active T/V pairs, the photon with the
- * identity. Returns 0 on no memory. */
-static int assemble_matching_qed(int nf, placements *pl) {
-  int hq = nf + 1, pid, e, ok = 1;
-  static const int light[4] = {EKOC_USLOT_V, EKOC_USLOT_SDELTA, EKOC_USLOT_VDELTA, EKOC_USLOT_TD3};
-  for (e = 0; e < 4; ++e) ok &= place(pl, light[e], light[e], 0);
-  ok &= place(pl, EKOC_USLOT_VD3, EKOC_USLOT_VD3, 0);
-  ok &= ekoc_blockop_set_identity(pl->op, EKOC_USLOT_PH, EKOC_USLOT_PH);
-  for (pid = 4; pid <= 6; ++pid) {
-    int t = ekoc_uslot_t(pid), v = ekoc_uslot_v(pid);
-    if (pid <= nf) {
-      ok &= place(pl, t, t, 0);
-      ok &= place(pl, v, v, 0);
-    } else if (pid > hq) {
-      ok &= ekoc_blockop_set_identity(pl->op, t, t);
-      ok &= ekoc_blockop_set_identity(pl->op, v, v);
-    }
-  }
-  ok &= place(pl, ekoc_uslot_v(hq), ekoc_uslot_v(hq), 1);
-  for (e = 0; e < 9; ++e) {
-    int a = matching_singlet_uslot(e / 3, hq), b = matching_singlet_uslot(e % 3, hq);
-    ok &= place(pl, a, b, 2 + e);
-  }
-  return ok;
-}
-
 /* Places the element matrices of a job into the block operator *op (B_nf,
- * or U_nf with QED). */
+ * or U_nf with QED; evol/part_layout.h). */
 static int assemble_job(const ekoc_plan_job *j, int unified, ekoc_blockop *op, size_t nx, part_elements *el,
                         int adopt) {
-  placements pl;
-  int ok, q;
+  ekoc_part_layout pl;
+  int ok = 1, q;
   ekoc_blockop_init(op, nx);
-  pl.op = op;
-  pl.n = 0;
-  if (unified)
-    ok = j->is_matching ? assemble_matching_qed(j->nf, &pl) : assemble_segment_qed(j->nf, &pl);
-  else
-    ok = j->is_matching ? assemble_matching(j->nf, &pl) : assemble_segment(j->nf, el, &pl);
+  ekoc_part_layout_of(j, unified, el->map, el->n, &pl);
   /* an element's first block takes its arrays (adopt: the elements are not
    * needed afterwards), the others copy them */
   for (q = 0; ok && q < pl.n; ++q) {
     int e = pl.e[q];
-    if (adopt && !el->owned_by_op[e]) {
+    if (e == EKOC_PART_IDENTITY) {
+      ok = ekoc_blockop_set_identity(op, pl.a[q], pl.b[q]);
+    } else if (adopt && !el->owned_by_op[e]) {
       ok = ekoc_blockop_adopt(op, pl.a[q], pl.b[q], el->val[e], el->err[e]);
       el->owned_by_op[e] = (unsigned char)ok;
     } else {
@@ -314,7 +151,7 @@ static int quad_job_fill(const ekoc_plan_job *j, const ekoc_interp *interp, part
   }
   job->n_elements = 0;
   for (e = 0; e < el->n; ++e) {
-    const element_map *m = &el->map[e];
+    const ekoc_element_map *m = &el->map[e];
     ekoc_quad_element *q = &job->elements[job->n_elements];
     double c;
     if (element_constant(&j->family[m->family], m->element, &c, &rc)) {
@@ -400,7 +237,7 @@ static int run_job(ekoc_plan_job *j, run_context *ctx, size_t *n_failed) {
   size_t nx = ctx->interp->n, failed = 0;
   int e, rc;
   memset(&el, 0, sizeof el);
-  el.n = job_elements(j, el.map);
+  el.n = ekoc_part_elements(j, el.map);
   rc = elements_alloc(&el, nx);
   if (rc == EKOC_OK && j->unity)
     for (e = 0; e < el.n; ++e) unity_element(nx, el.map[e].diagonal, el.val[e]);
@@ -413,8 +250,8 @@ static int run_job(ekoc_plan_job *j, run_context *ctx, size_t *n_failed) {
 
 /* The bytes of part j's element matrices. */
 static size_t job_element_bytes(const ekoc_plan_job *j, size_t nx) {
-  element_map map[EKOC_JOB_MAX_ELEMENTS];
-  return (size_t)job_elements(j, map) * nx * nx * (2 * sizeof(double) + sizeof(uint8_t));
+  ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
+  return (size_t)ekoc_part_elements(j, map) * nx * nx * (2 * sizeof(double) + sizeof(uint8_t));
 }
 
 /* Parts jobs[0..n-1] (none an identity, n >= 1) integrated together by the
@@ -428,7 +265,7 @@ static int run_job_group(ekoc_plan_job *jobs, size_t n, run_context *ctx, size_t
   int rc = EKOC_OK;
   memset(el, 0, sizeof el);
   for (i = 0; i < n && rc == EKOC_OK; ++i) {
-    el[i].n = job_elements(&jobs[i], el[i].map);
+    el[i].n = ekoc_part_elements(&jobs[i], el[i].map);
     failed[i] = 0;
     rc = elements_alloc(&el[i], nx);
     if (rc == EKOC_OK) rc = quad_job_fill(&jobs[i], ctx->interp, &el[i], &qj[i]);
