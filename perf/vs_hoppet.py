@@ -202,7 +202,8 @@ def interp_weights(xgrid, degree):
 
 
 def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie", cut=EKO_MELLIN_CUT):
-    """(cold_s, warm_s, failures, values[Q2, x, combo]); warm_s is None off the batch backend."""
+    """(cold_s, warm_s, failures, values[Q2, x, combo]); warm_s is None off the batch and nspace
+    backends (nspace keeps nothing between solves: its warm_s is a second run in a warm process)."""
     xgrid = ekoc_grid(grid)
     nx = len(xgrid)
     theory, operator = ekoc_cards(case, xgrid, degree, iterations, METHODS[method])
@@ -213,7 +214,7 @@ def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie", cut=E
             f0[k] = xf0[p] / xgrid
     times, sol, out = [], None, None
     cache = ekoc.NSpaceCache() if backend == "batch" else None
-    for _ in range(2 if backend == "batch" else 1):
+    for _ in range(2 if backend in ("batch", "nspace") else 1):
         kw = dict(nspace_cache=cache) if cache is not None else {}
         t0 = time.process_time()
         sol = ekoc.solve(theory, operator, backend, n_threads=1, progress=False, epsrel=epsrel, mellin_cut=cut, **kw)

@@ -35,7 +35,7 @@ SV_NONE, SV_EXPONENTIATED, SV_EXPANDED = 0, 1, 2
 SV_MODES = {None: SV_NONE, "exponentiated": SV_EXPONENTIATED, "expanded": SV_EXPANDED}
 MATCHING_BACKWARD_EXACT, MATCHING_BACKWARD_EXPANDED = 1, 2
 INVERSIONS = {"exact": MATCHING_BACKWARD_EXACT, "expanded": MATCHING_BACKWARD_EXPANDED}
-BACKENDS = {"adaptive": 0, "batch": 1, "gpu": 2}
+BACKENDS = {"adaptive": 0, "batch": 1, "gpu": 2, "nspace": 3}
 
 THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "matching_order"}
 OPERATOR_FIELDS = {"init", "mugrid", "xgrid", "configs", "debug", "eko_version"}

@@ -23,7 +23,7 @@ from ._errors import EkocFieldError
 #: variable -> (allowed values, default) of the variables that take a choice
 CHOICES = {
     "EKOC_ACCEL": (("0", "1"), "1"),
-    "EKOC_ACCEL_BACKEND": (("adaptive", "batch", "gpu"), "adaptive"),
+    "EKOC_ACCEL_BACKEND": (("adaptive", "batch", "gpu", "nspace"), "adaptive"),
 }
 
 

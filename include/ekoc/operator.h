@@ -16,7 +16,13 @@ extern "C" {
 enum {
   EKOC_BACKEND_ADAPTIVE = 0, /* GSL QAGS per operator entry, as eko (reference) */
   EKOC_BACKEND_BATCH = 1,    /* fixed Gauss-Legendre nodes, N-space work shared by all entries (CPU) */
-  EKOC_BACKEND_GPU = 2       /* the batch work on a CUDA device (libekoc_cuda.so) */
+  EKOC_BACKEND_GPU = 2,      /* the batch work on a CUDA device (libekoc_cuda.so) */
+  /* each target's parts multiplied in N-space at the nodes of shared Talbot
+   * paths, its operator inverted once, every entry on the path of its band
+   * (docs/physics.md §3.2): one interpolation of the initial PDF instead of
+   * one per part, no x-space products. CPU; QCD (not QED), methods without the
+   * poles of the truncated singlet solutions */
+  EKOC_BACKEND_NSPACE = 3
 };
 
 /* ---- growing the public structs without breaking callers ----------------------

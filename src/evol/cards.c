@@ -273,8 +273,23 @@ static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
   if (r->inversion_method != EKOC_MATCHING_BACKWARD_EXACT && r->inversion_method != EKOC_MATCHING_BACKWARD_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_METHOD, "request.inversion_method=%d is not EKOC_MATCHING_BACKWARD_EXACT/EXPANDED",
                       (int)r->inversion_method);
-  if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_GPU)
+  if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_NSPACE)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "request.backend=%d is not an EKOC_BACKEND_*", (int)r->backend);
+  if (r->backend == EKOC_BACKEND_NSPACE) {
+    int poles = r->method == EKOC_METHOD_TRUNCATED || r->method == EKOC_METHOD_ORDERED_TRUNCATED ||
+                r->method == EKOC_METHOD_PERTURBATIVE_EXACT || r->method == EKOC_METHOD_PERTURBATIVE_EXPANDED;
+    if (t->qed_order > 0)
+      return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                        "request.backend=nspace with theory.qed_order=%d: QED evolution runs on the adaptive and "
+                        "batch backends",
+                        (int)t->qed_order);
+    if (poles && t->order > 1)
+      return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                        "request.method=%d with request.backend=nspace: the truncated and perturbative singlet "
+                        "solutions have poles right of N = 1 (docs/physics.md §3.1), which the band paths would "
+                        "enclose where eko's paths do not; use the batch backend",
+                        (int)r->method);
+  }
   return t->qed_order > 0 ? check_request_qed(r, t) : EKOC_OK;
 }
 

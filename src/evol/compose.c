@@ -156,12 +156,10 @@ static int compose_target(const ekoc_plan *p, size_t t, size_t index, size_t nx,
   return EKOC_OK;
 }
 
-/* EKOC_ERR_NUMERICAL if a value or error of a composed operator is not
- * finite: products of finite parts can still overflow (e.g. the estimates of
- * failed integrations on extreme grids), and a NaN must never be handed out.
- * Threads scan separate blocks (n_threads, 0: OpenMP's default); the first
- * bad entry in block order is named, whatever the thread count. */
-static int check_finite(const ekoc_blockop *op, size_t t, double mu2, int n_threads) {
+/* (compose.h) Threads scan separate blocks (n_threads, 0: OpenMP's
+ * default); the first bad entry in block order is named, whatever the
+ * thread count. */
+int ekoc_compose_check_finite(const ekoc_blockop *op, size_t t, double mu2, int n_threads) {
   size_t n = op->nx * op->nx;
   long first[EKOC_NB * EKOC_NB];
   int ab;
@@ -235,7 +233,7 @@ static int compose_values(const ekoc_plan *p, const ekoc_request *rq, const ekoc
   int rc;
   for (t = 0; t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, memo, &op->ops[t]);
-    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], tg->first[t], tg->mu2[t], rq->n_threads);
+    if (rc == EKOC_OK) rc = ekoc_compose_check_finite(&op->ops[t], tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
@@ -286,6 +284,33 @@ int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, const ekoc_targe
   return EKOC_OK;
 }
 
+int ekoc_compose_adopt(const ekoc_targets *tg, const double *mu2, size_t nx, int32_t nf0, int32_t unified,
+                       ekoc_blockop *ops, ekoc_blockop *taints, size_t n_failed, ekoc_operator **out) {
+  ekoc_operator *op = NULL;
+  size_t t;
+  int rc = operator_new(tg, mu2, nx, nf0, &op);
+  if (rc == EKOC_OK && n_failed > 0) {
+    op->taint = calloc(tg->n_distinct, sizeof *op->taint);
+    if (!op->taint) rc = ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory marking failed entries");
+  }
+  if (rc != EKOC_OK) {
+    ekoc_operator_free(op);
+    return rc;
+  }
+  op->unified = unified;
+  op->n_failed = n_failed;
+  for (t = 0; t < tg->n_distinct; ++t) {
+    op->ops[t] = ops[t];
+    ekoc_blockop_init(&ops[t], nx);
+    if (n_failed > 0) {
+      op->taint[t] = taints[t];
+      ekoc_blockop_init(&taints[t], nx);
+    }
+  }
+  *out = op;
+  return EKOC_OK;
+}
+
 /* ---- streaming: one target at a time --------------------------------------------- */
 
 /* The parts' clean taints (taint_clean) for the parts without failures. */
@@ -328,6 +353,22 @@ static int stream_hand_out(const ekoc_targets *tg, const double *mu2, const size
   return EKOC_OK;
 }
 
+int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
+                          size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
+  size_t *next = malloc((tg->n ? tg->n : 1) * sizeof *next), i, prev = tg->n;
+  int rc;
+  if (!next) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute_stream: out of memory");
+  for (i = 0; i < tg->n; ++i) /* the chain of indices asking for target t */
+    if (tg->distinct[i] == t) {
+      next[i] = tg->n;
+      if (prev < tg->n) next[prev] = i;
+      prev = i;
+    }
+  rc = stream_hand_out(tg, mu2, next, t, nf0, unified, n_failed, value, taint, fn, data);
+  free(next);
+  return rc;
+}
+
 int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
                         size_t n_failed, ekoc_profile *prof, ekoc_target_fn fn, void *data) {
   /* values and taints each keep their own shared prefixes: they are other products */
@@ -356,7 +397,7 @@ int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets
   if (rc == EKOC_OK && n_failed > 0) rc = taints_prepare(p);
   for (t = 0; rc == EKOC_OK && t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, shared_value, &value);
-    if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
+    if (rc == EKOC_OK) rc = ekoc_compose_check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc == EKOC_OK && n_failed > 0)
       rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, shared_taint, &taint);
     if (rc == EKOC_OK) rc = stream_hand_out(tg, mu2, next, t, rq->nf0, p->unified, n_failed, &value, &taint, fn, data);

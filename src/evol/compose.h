@@ -35,6 +35,26 @@ int ekoc_compose_operator(ekoc_plan *p, const ekoc_request *rq, const ekoc_targe
 int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
                         size_t n_failed, ekoc_profile *prof, ekoc_target_fn fn, void *data);
 
+/* EKOC_ERR_NUMERICAL if a value or error of a target's operator (request
+ * index t, scale mu2, for the message) is not finite: products of finite
+ * parts can still overflow (e.g. the estimates of failed integrations on
+ * extreme grids), and a NaN must never be handed out. */
+int ekoc_compose_check_finite(const ekoc_blockop *op, size_t t, double mu2, int n_threads);
+
+/* *out: a new operator for the tg->n targets of the request holding the
+ * distinct targets' operators ops[0..tg->n_distinct-1] computed elsewhere
+ * (the N-space backend, evol/nspace_engine.h) and, when n_failed > 0, their
+ * taints; both are moved (left empty). On error *out is untouched and ops,
+ * taints are kept. Errors: EKOC_ERR_NO_MEMORY. */
+int ekoc_compose_adopt(const ekoc_targets *tg, const double *mu2, size_t nx, int32_t nf0, int32_t unified,
+                       ekoc_blockop *ops, ekoc_blockop *taints, size_t n_failed, ekoc_operator **out);
+
+/* Hands distinct target t (*value and, when n_failed > 0, *taint) to fn for
+ * every request index asking for it, as ekoc_compose_stream does. Errors:
+ * EKOC_ERR_CANCELLED when fn returns non-zero, EKOC_ERR_NO_MEMORY. */
+int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
+                          size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data);
+
 /* The rotation applied with the matching step *st, a constant matrix on the
  * basis elements: forward B_lo -> B_hi after the OME, backward B_hi -> B_lo
  * before the inverse OME (lo = st->nf, hi = lo + 1); rounding residues below

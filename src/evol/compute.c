@@ -20,11 +20,13 @@
  *    caller's callback and freed before the next (ekoc_compute_stream).
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "evol/cards.h"
 #include "evol/compose.h"
 #include "evol/estimate.h"
+#include "evol/nspace_engine.h"
 #include "evol/plan.h"
 #include "evol/profile_stage.h"
 #include "evol/run.h"
@@ -68,6 +70,38 @@ int ekoc_request_estimate_bytes(const ekoc_theory *th_in, const ekoc_request *rq
   return EKOC_OK;
 }
 
+/* The N-space backend (evol/nspace_engine.h): all distinct targets at once
+ * into *out, or (fn) one at a time, each computed, checked and handed out
+ * before the next. */
+static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ekoc_request *rq, const ekoc_targets *tg,
+                      const double *mu2, ekoc_profile *prof, ekoc_operator **out, ekoc_target_fn fn, void *data) {
+  size_t n = tg->n_distinct, chunk = fn ? 1 : n, t, i, n_failed = 0;
+  ekoc_blockop *ops = calloc(n ? n : 1, sizeof *ops), *taints = calloc(n ? n : 1, sizeof *taints);
+  int rc = ops && taints ? EKOC_OK : ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
+  for (i = 0; rc == EKOC_OK && i < n; ++i) {
+    ekoc_blockop_init(&ops[i], rq->nx);
+    ekoc_blockop_init(&taints[i], rq->nx);
+  }
+  for (t = 0; rc == EKOC_OK && t < n; t += chunk) {
+    rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, prof, ops + t, taints + t, &n_failed);
+    for (i = t; rc == EKOC_OK && i < t + chunk; ++i)
+      rc = ekoc_compose_check_finite(&ops[i], tg->first[i], tg->mu2[i], rq->n_threads);
+    if (rc == EKOC_OK && fn) { /* the view's ekoc_operator_failures: the count so far */
+      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, 0, n_failed, &ops[t], &taints[t], fn, data);
+      ekoc_blockop_clear(&ops[t]);
+      ekoc_blockop_clear(&taints[t]);
+    }
+  }
+  if (rc == EKOC_OK && !fn) rc = ekoc_compose_adopt(tg, mu2, rq->nx, rq->nf0, 0, ops, taints, n_failed, out);
+  for (i = 0; ops && taints && i < n; ++i) {
+    ekoc_blockop_clear(&ops[i]);
+    ekoc_blockop_clear(&taints[i]);
+  }
+  free(ops);
+  free(taints);
+  return rc;
+}
+
 /* ekoc_compute (out) and ekoc_compute_stream (fn): stages 1-5, then the
  * composition held (ekoc_compose_operator) or streamed (ekoc_compose_stream). */
 static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_profile *prof, ekoc_operator **out,
@@ -102,14 +136,16 @@ static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_pro
   memset(&plan, 0, sizeof plan);
   if (rc == EKOC_OK) rc = ekoc_interp_alloc_ex(rq.xgrid, rq.nx, rq.degree, rq.interpolation_is_log, &interp);
   if (rc == EKOC_OK) rc = ekoc_plan_build(&setup, &plan);
-  if (rc == EKOC_OK) {
-    ekoc_profile_stage(prof, "plan+couplings", t0);
+  if (rc == EKOC_OK) ekoc_profile_stage(prof, "plan+couplings", t0);
+  if (rc == EKOC_OK && rq.backend == EKOC_BACKEND_NSPACE) {
+    rc = run_nspace(&plan, interp, &distinct, &tg, rq.mu2, prof, out, fn, data);
+  } else if (rc == EKOC_OK) {
     rc = ekoc_run_parts(&plan, interp, &distinct, prof, &n_failed);
+    if (rc == EKOC_OK && fn)
+      rc = ekoc_compose_stream(&plan, &distinct, &tg, rq.mu2, n_failed, prof, fn, data);
+    else if (rc == EKOC_OK)
+      rc = ekoc_compose_operator(&plan, &distinct, &tg, rq.mu2, n_failed, prof, out);
   }
-  if (rc == EKOC_OK && fn)
-    rc = ekoc_compose_stream(&plan, &distinct, &tg, rq.mu2, n_failed, prof, fn, data);
-  else if (rc == EKOC_OK)
-    rc = ekoc_compose_operator(&plan, &distinct, &tg, rq.mu2, n_failed, prof, out);
   ekoc_plan_free(&plan);
   ekoc_interp_free(interp);
   ekoc_targets_free(&tg);

@@ -10,6 +10,7 @@
 #include "ad/nspace.h" /* EKOC_NSPACE_MAX_ELEMENTS, EKOC_MAX_MATCHING_ORDER */
 #include "evol/compose.h"
 #include "evol/estimate.h"
+#include "evol/nspace_engine.h"
 #include "evol/run.h"
 #include "evol/threads.h"
 #include "quad/job.h"       /* EKOC_JOB_MAX_ELEMENTS */
@@ -220,6 +221,22 @@ static size_t driver_bytes(const ekoc_request *rq, int threads, int unified) {
   return sat_add(sat_add(shared, cache), sat_mul((size_t)threads, per_thread));
 }
 
+/* The N-space backend (evol/nspace_engine.h) instead of the parts and the
+ * composition: the N-space matrices of the parts, the targets and two
+ * products at up to EKOC_NSPACE_NODES_MAX + 1 nodes per block, the functions
+ * of a path, each part's towers and values, and per thread the band
+ * products' scratch (functions x 2 nodes, 2 nodes x nx, functions x nx). */
+static size_t nspace_bytes(const ekoc_request *rq, const ekoc_targets *tg, int streamed, int threads, int max_blocks) {
+  size_t cap = EKOC_NSPACE_NODES_MAX + 1, targets = streamed ? 1 : tg->n_distinct, blocks = (size_t)max_blocks;
+  size_t parts = sat_add(tg->n_distinct, 6), block = sat_mul(cap, sizeof(ekoc_complex));
+  size_t functions = sat_mul(targets, blocks), ld = sat_add(rq->nx, 48), bytes, per_thread;
+  bytes = sat_mul3(sat_add(sat_add(parts, targets), 2 + targets), blocks, block);
+  bytes = sat_add(bytes, sat_mul3(parts, 2 * block, QCD_MAX_TOWER + EKOC_NSPACE_MAX_ELEMENTS));
+  per_thread = sat_mul3(functions, 2 * cap + 2 * ld, sizeof(double));
+  per_thread = sat_add(per_thread, sat_mul3(4 * cap, ld, sizeof(double)));
+  return sat_add(bytes, sat_mul((size_t)threads, per_thread));
+}
+
 void ekoc_estimate_request(const ekoc_request *rq, const ekoc_targets *tg, int streamed, ekoc_estimate *e) {
   ekoc_estimate_request_of(rq, tg, streamed, 0, e);
 }
@@ -230,6 +247,11 @@ void ekoc_estimate_request_of(const ekoc_request *rq, const ekoc_targets *tg, in
   memset(e, 0, sizeof *e);
   e->threads = ekoc_threads_effective(rq->n_threads);
   e->operators = operators_bytes(rq, tg, block, streamed, unified, &e->max_blocks);
+  if (rq->backend == EKOC_BACKEND_NSPACE) {
+    e->driver = nspace_bytes(rq, tg, streamed, e->threads, e->max_blocks);
+    e->total = sat_add(e->operators, e->driver);
+    return;
+  }
   e->parts = parts_bytes(rq, tg, block, unified);
   /* cur, two products and the states after every step but the last (streamed:
    * the values' and the taints' states, kept side by side) */

@@ -42,4 +42,12 @@ typedef struct ekoc_part_layout {
  * (ekoc_part_elements). */
 void ekoc_part_layout_of(const ekoc_plan_job *j, int unified, const ekoc_element_map *m, int n, ekoc_part_layout *out);
 
+/* Whether element e of family cfg is independent of N, probed at three
+ * unrelated points; then *c is its value. Matching elements whose OME terms
+ * vanish (e.g. every non-intrinsic entry at NLO with L = 0) are such
+ * constants: the inverse Mellin transform of c p_j(N) at x_k is exactly
+ * c delta_kj, while the quadrature of a non-decaying integrand would only
+ * approach it slowly. *rc: an evaluation error (then 0 is returned). */
+int ekoc_part_element_constant(const ekoc_nspace_config *cfg, int e, double *c, int *rc);
+
 #endif /* EKOC_EVOL_PART_LAYOUT_H */

@@ -75,31 +75,6 @@ static void unity_element(size_t nx, int diagonal, double *v) {
     for (i = 0; i < nx; ++i) v[i * nx + i] = 1.0;
 }
 
-/* Whether family element e is independent of N, probed at three unrelated
- * points; then *c is its value. Matching elements whose OME terms vanish
- * (e.g. every non-intrinsic entry at NLO with L = 0) are such constants: the
- * inverse Mellin transform of c p_j(N) at x_k is exactly c delta_kj, while
- * the quadrature of a non-decaying integrand would only approach it slowly. */
-static int element_constant(const ekoc_nspace_config *cfg, int e, double *c, int *rc) {
-  static const double probe[3][2] = {{2.3, 0.7}, {3.1, -2.9}, {5.7, 11.3}};
-  ekoc_complex v[3][EKOC_NSPACE_MAX_ELEMENTS];
-  int i;
-  for (i = 0; i < 3; ++i) {
-    *rc = ekoc_nspace_eval(cfg, c_make(probe[i][0], probe[i][1]), v[i]);
-    if (*rc != EKOC_OK) return 0;
-    /* NaN compares unequal to nothing below: leave such an element to the
-     * quadrature, which reports it */
-    if (!isfinite(v[i][e].re) || !isfinite(v[i][e].im)) return 0;
-  }
-  for (i = 1; i < 3; ++i) {
-    double scale = fmax(1.0, c_abs(v[0][e]));
-    if (c_abs(c_sub(v[i][e], v[0][e])) > 1e-14 * scale) return 0;
-  }
-  if (fabs(v[0][e].im) > 1e-14 * fmax(1.0, fabs(v[0][e].re))) return 0;
-  *c = v[0][e].re;
-  return 1;
-}
-
 /* c * delta_kj with eko's conventions for the x = 1 row and the corner. */
 static void constant_element(const ekoc_interp *interp, int diagonal, double c, double *v) {
   size_t nx = interp->n, k;
@@ -154,7 +129,7 @@ static int quad_job_fill(const ekoc_plan_job *j, const ekoc_interp *interp, part
     const ekoc_element_map *m = &el->map[e];
     ekoc_quad_element *q = &job->elements[job->n_elements];
     double c;
-    if (element_constant(&j->family[m->family], m->element, &c, &rc)) {
+    if (ekoc_part_element_constant(&j->family[m->family], m->element, &c, &rc)) {
       constant_element(interp, m->diagonal, c, el->val[e]);
       continue;
     }

@@ -1,0 +1,49 @@
+/* nspace_compose.h (private): a target's operator at the nodes of one
+ * inversion path, in N-space: its parts' matrices (evol/part_layout.h)
+ * multiplied along its path, later parts on the left, with the basis
+ * rotation after each forward matching and before each backward one — the
+ * products evol/compose.c takes of the x-space parts, taken here node by
+ * node before a single inversion (docs/physics.md §3.2). Besides the values
+ * every block carries two constants composed the same way: its limit at
+ * large N (inverted apart, added back as lim delta_kj) and its value at the
+ * (x = 1, x = 1) corner (eko's initial values). */
+#ifndef EKOC_EVOL_NSPACE_COMPOSE_H
+#define EKOC_EVOL_NSPACE_COMPOSE_H
+
+#include <stddef.h>
+
+#include "ad/ad_math.h"
+#include "evol/basis.h"
+#include "evol/plan.h"
+
+/* An operator at `count` nodes: block (a, b) is the array v[a][b] of count
+ * values, or, where v[a][b] is NULL, the constant k[a][b] at every node (0:
+ * the block is absent). */
+typedef struct ekoc_nsop {
+  size_t count;
+  ekoc_complex *v[EKOC_NB][EKOC_NB]; /* owned */
+  double k[EKOC_NB][EKOC_NB];
+  double lim[EKOC_NB][EKOC_NB];
+  double corner[EKOC_NB][EKOC_NB];
+} ekoc_nsop;
+
+/* An all-zero operator at count nodes. */
+void ekoc_nsop_init(ekoc_nsop *op, size_t count);
+void ekoc_nsop_clear(ekoc_nsop *op);
+
+/* Part j's operator from its families' values at the nodes: values[f] holds
+ * [count][ekoc_nspace_family_size(&j->family[f])] elements of family f (NULL
+ * for a family left out), lim_e[e] the large-N limit of element e of the
+ * part's list (ekoc_part_elements). The elements with skip_e[e] != 0 are
+ * left out (skip_e NULL: none), e.g. those singular at N = 1 for the paths
+ * that do not enclose that pole. A unity part (j->unity) takes no values.
+ * Returns 0 when out of memory. */
+int ekoc_nsop_part(const ekoc_plan_job *j, int unified, const ekoc_complex *const values[2], const double *lim_e,
+                   const unsigned char *skip_e, ekoc_nsop *out);
+
+/* *cur = the operator of target t of plan p: parts[job] are the parts'
+ * operators (from ekoc_nsop_part), composed along the target's steps. *cur
+ * must be initialised; its blocks are replaced. Returns 0 when out of memory. */
+int ekoc_nsop_target(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, ekoc_nsop *cur);
+
+#endif /* EKOC_EVOL_NSPACE_COMPOSE_H */

@@ -1,0 +1,34 @@
+/* nspace_engine.h (private): the N-space backend (EKOC_BACKEND_NSPACE,
+ * docs/physics.md §3.2). Instead of inverting every part of a target's path
+ * on the x grid and multiplying the x-space operators, it multiplies the
+ * parts' N-space matrices at the nodes of shared inversion paths
+ * (evol/nspace_compose.h) and inverts each target's operator once, entry by
+ * entry on the band path that fits it (quad/band_plan.h, quad/band_invert.h):
+ * one interpolation of the initial PDF instead of one per part, and the
+ * N-space work of a band shared by every row. */
+#ifndef EKOC_EVOL_NSPACE_ENGINE_H
+#define EKOC_EVOL_NSPACE_ENGINE_H
+
+#include <stddef.h>
+
+#include "ekoc.h"
+#include "evol/blockop.h"
+#include "evol/plan.h"
+
+/* First and largest number of intervals of a band's rule: a band whose
+ * entries miss the tolerance is recomputed with twice the intervals. */
+#define EKOC_NSPACE_NODES_FIRST 64
+#define EKOC_NSPACE_NODES_MAX 512
+
+/* The operators of the plan's distinct targets t0 .. t0 + n - 1 into ops[0..n-1]
+ * (initialised, empty) in the evolution bases (B_nf(target) <- B_nf0), and
+ * their taints into taints[0..n-1] (error 1 on the entries that miss the
+ * request's tolerance, no blocks where none does); *n_failed is increased
+ * by the entries that miss it. Records the profile stage "bands".
+ * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's errors,
+ * EKOC_ERR_NUMERICAL (a backward-exact matching matrix singular at a node, a
+ * non-finite value), EKOC_ERR_CANCELLED (progress callback). */
+int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,
+                           ekoc_profile *prof, ekoc_blockop *ops, ekoc_blockop *taints, size_t *n_failed);
+
+#endif /* EKOC_EVOL_NSPACE_ENGINE_H */

@@ -1,0 +1,197 @@
+/* band_invert.c: one band's entries on one path (band_invert.h).
+ *
+ * Per block of rows: the shared transforms of the block's columns, then per
+ * row its own transforms and two real products per half rule (even and odd
+ * nodes): A (functions x 2 nodes: Re, Im of f X) times B (2 nodes x
+ * columns: Im, Re of P) gives Im(f X P) summed over the half's nodes. */
+#include "quad/band_invert.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quad/driver.h"
+#include "quad/real_gemm.h"
+#include "status.h"
+
+/* The rounding of the sum, relative to the sum of its terms' sizes: the
+ * kernel values carry ~1e-14 of their size (NNLO VFNS: the two half sums of
+ * converged rules differ by up to ~100 eps of it), the transforms and
+ * products a few eps; the sums over the even and the odd nodes round
+ * independently, so |odd - even| shows the rounding too, and this floor
+ * keeps an accidental agreement from hiding it. */
+#define NOISE_EPS (128.0 * 2.220446049250313e-16)
+/* The sum of the terms' sizes, sum_i |f_e,i X_k,i| |P_j(N_i)|, is bounded by
+ * sum_c max_{i in c} |f_e,i X_k,i| sum_{i in c} |P_j(N_i)| over this many
+ * chunks of consecutive nodes (a product with inner dimension CHUNKS, not
+ * m + 1: the sizes of both factors vary smoothly along the path). */
+#define CHUNKS 16
+
+static size_t round_up(size_t v, size_t q) { return (v + q - 1) / q * q; }
+
+/* Where node i goes in a product's inner dimension (2 entries each: Re/Im of
+ * the left factor, Im/Re of the right): the nodes of the rule with m/2
+ * intervals (the even ones) first, then the odd ones. */
+static size_t inner_row(int m, int i) { return i % 2 == 0 ? (size_t)i : (size_t)(m + 1 + i); }
+
+/* A thread's scratch. */
+typedef struct band_scratch {
+  size_t ld_sh, ld_own, rows; /* padded columns of the two B matrices; padded functions */
+  double *b_sh, *b_own;       /* (2 (m + 1)) x ld */
+  double *sum_sh, *sum_own;   /* [chunk][column]: sum over the chunk's nodes of |P_j(N_i)| */
+  double *a;                  /* rows x 2 (m + 1): the left factor of one row */
+  double *max_a;              /* [function][chunk]: max over the chunk's nodes of |f_e,i X_k,i| */
+  double *c_even, *c_odd;     /* rows x ld_c: the sums over the even and over the odd nodes */
+  double *c_size;             /* rows x ld_c: the bound on the sum of the terms' sizes */
+  size_t ld_c;
+  ekoc_complex *p;            /* one node's transforms */
+} band_scratch;
+
+static void scratch_free(band_scratch *s) {
+  free(s->b_sh), free(s->b_own), free(s->sum_sh), free(s->sum_own), free(s->a);
+  free(s->max_a), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p);
+}
+
+/* Scratch for products with m + 1 nodes, E functions and the columns of
+ * band bd. Returns 0 when out of memory. */
+static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int m, size_t n_functions) {
+  size_t inner = 2 * (size_t)(m + 1);
+  memset(s, 0, sizeof *s);
+  s->rows = round_up(n_functions, EKOC_REAL_GEMM_ROWS);
+  s->ld_sh = round_up(bd->max_shared, EKOC_REAL_GEMM_COLS) + EKOC_REAL_GEMM_COLS;
+  s->ld_own = round_up(bd->max_cols, EKOC_REAL_GEMM_COLS) + EKOC_REAL_GEMM_COLS;
+  s->ld_c = s->ld_sh > s->ld_own ? s->ld_sh : s->ld_own;
+  s->b_sh = calloc(inner * s->ld_sh, sizeof(double));
+  s->b_own = calloc(inner * s->ld_own, sizeof(double));
+  s->sum_sh = calloc(CHUNKS * s->ld_sh, sizeof(double));
+  s->sum_own = calloc(CHUNKS * s->ld_own, sizeof(double));
+  s->a = calloc(s->rows * inner, sizeof(double));
+  s->max_a = calloc(s->rows * CHUNKS, sizeof(double));
+  s->c_even = calloc(s->rows * s->ld_c, sizeof(double));
+  s->c_odd = calloc(s->rows * s->ld_c, sizeof(double));
+  s->c_size = calloc(s->rows * s->ld_c, sizeof(double));
+  s->p = calloc(s->ld_c, sizeof(ekoc_complex));
+  return s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
+         s->c_size && s->p;
+}
+
+/* The chunk of node i of m + 1. */
+static size_t chunk_of(int m, int i) { return (size_t)i * CHUNKS / (size_t)(m + 1); }
+
+/* The transforms of columns [j0, j1) at every node into b (ld columns,
+ * zero beyond j1 - j0 up to `pad`) and their sizes summed per chunk into
+ * sum (ld columns per chunk). */
+static void fill_transforms(const ekoc_band_invert_args *a, band_scratch *s, size_t j0, size_t j1, double rule,
+                            double ref, double *b, size_t ld, size_t pad, double *sum) {
+  size_t cols = j1 - j0, c, q;
+  int i;
+  for (q = 0; q < CHUNKS; ++q)
+    for (c = 0; c < pad; ++c) sum[q * ld + c] = 0.0;
+  for (i = 0; i <= a->m; ++i) {
+    double *im = b + inner_row(a->m, i) * ld, *re = im + ld, *sz = sum + chunk_of(a->m, i) * ld;
+    ekoc_interp_mellin_range(a->ip, j0, j1, a->n[i], rule, ref, s->p);
+    for (c = 0; c < cols; ++c) {
+      im[c] = s->p[c].im;
+      re[c] = s->p[c].re;
+      sz[c] += c_abs(s->p[c]);
+    }
+    for (; c < pad; ++c) im[c] = re[c] = 0.0;
+  }
+}
+
+/* The left factor of row k: f_e,i times e^{N_i (ref - ln x_k)} (scaled = 0:
+ * no factor), and the largest size per function and chunk. */
+static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double logx_k, double ref, int scaled) {
+  size_t e, inner = 2 * (size_t)(a->m + 1);
+  int i;
+  for (e = 0; e < a->n_functions * CHUNKS; ++e) s->max_a[e] = 0.0;
+  for (i = 0; i <= a->m; ++i) {
+    ekoc_complex x = scaled ? ekoc_node_exp(a->n[i], ref, logx_k) : c_real(1.0);
+    size_t at = inner_row(a->m, i), q = chunk_of(a->m, i);
+    for (e = 0; e < a->n_functions; ++e) {
+      ekoc_complex v = c_mul(a->f[e * (size_t)(a->m + 1) + (size_t)i], x);
+      double size = c_abs(v);
+      s->a[e * inner + at] = v.re;
+      s->a[e * inner + at + 1] = v.im;
+      if (size > s->max_a[e * CHUNKS + q]) s->max_a[e * CHUNKS + q] = size;
+    }
+  }
+}
+
+/* The two half-rule sums of columns [0, cols) of b, then the entries of row k,
+ * columns j0.. added to the outputs; returns the entries over tolerance. */
+static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_real_gemm_fn gemm, size_t k,
+                          size_t j0, size_t cols, const double *b, size_t ldb, const double *sum) {
+  size_t nx = a->ip->n, inner = 2 * (size_t)(a->m + 1), even = (size_t)a->m + 2, pad, e, c, over = 0;
+  pad = round_up(cols, EKOC_REAL_GEMM_COLS);
+  gemm(s->rows, pad, even, s->a, inner, b, ldb, s->c_even, s->ld_c);
+  gemm(s->rows, pad, inner - even, s->a + even, inner, b + even * ldb, ldb, s->c_odd, s->ld_c);
+  gemm(s->rows, pad, CHUNKS, s->max_a, CHUNKS, sum, ldb, s->c_size, s->ld_c);
+  for (e = 0; e < a->n_functions; ++e) {
+    const double *ce = s->c_even + e * s->ld_c, *co = s->c_odd + e * s->ld_c, *cs = s->c_size + e * s->ld_c;
+    for (c = 0; c < cols; ++c) {
+      double v = ce[c] + co[c], bound = cs[c];
+      double err = fabs(co[c] - ce[c]) + (NOISE_EPS + a->tail) * bound; /* |T_m - T_m/2| + floors */
+      size_t at = k * nx + j0 + c, o;
+      if (err > ekoc_quad_tolerance(a->epsabs, a->epsrel, v)) {
+        ++over;
+      }
+      for (o = a->out_start[e]; o < a->out_start[e + 1]; ++o) {
+        a->val[o][at] = v;
+        a->err[o][at] = err;
+      }
+    }
+  }
+  return over;
+}
+
+/* One block of rows. */
+static size_t block_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_real_gemm_fn gemm,
+                            const ekoc_band_block *blk) {
+  const ekoc_band *bd = a->band;
+  const double *lg = a->ip->logx;
+  double ref = lg[blk->k1];
+  size_t over = 0, shared = (size_t)(blk->s_hi - blk->s_lo);
+  int32_t k;
+  if (shared > 0)
+    fill_transforms(a, s, (size_t)blk->s_lo, (size_t)blk->s_hi, -INFINITY, ref, s->b_sh, s->ld_sh, s->ld_sh,
+                    s->sum_sh);
+  for (k = blk->k0; k <= blk->k1; ++k) {
+    size_t own = (size_t)(bd->j_own[k] - bd->j_lo[k]), rest = (size_t)(bd->j_hi[k] - bd->j_own[k]);
+    if (own > 0) {
+      fill_transforms(a, s, (size_t)bd->j_lo[k], (size_t)bd->j_own[k], lg[k], lg[k], s->b_own, s->ld_own,
+                      round_up(own, EKOC_REAL_GEMM_COLS), s->sum_own);
+      fill_left(a, s, lg[k], lg[k], 0);
+      over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_lo[k], own, s->b_own, s->ld_own, s->sum_own);
+    }
+    if (rest > 0) {
+      size_t c0 = (size_t)(bd->j_own[k] - blk->s_lo);
+      fill_left(a, s, lg[k], ref, 1);
+      over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_own[k], rest, s->b_sh + c0, s->ld_sh,
+                          s->sum_sh + c0);
+    }
+  }
+  return over;
+}
+
+int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
+  ekoc_real_gemm_fn gemm = ekoc_real_gemm_for_cpu();
+  size_t over = 0;
+  long nb = (long)a->band->n_blocks, q;
+  int failed = 0, nt = a->n_threads > 0 ? a->n_threads : omp_get_max_threads();
+  if (nt > nb) nt = nb > 0 ? (int)nb : 1;
+#pragma omp parallel num_threads(nt) reduction(+ : over) reduction(| : failed)
+  {
+    band_scratch s;
+    int ok = scratch_alloc(&s, a->band, a->m, a->n_functions);
+    if (!ok) failed = 1;
+#pragma omp for schedule(dynamic, 1)
+    for (q = 0; q < nb; ++q)
+      if (ok) over += block_entries(a, &s, gemm, &a->band->block[q]);
+    scratch_free(&s);
+  }
+  *n_over = over;
+  if (failed) return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory for the band inversion scratch");
+  return EKOC_OK;
+}

@@ -1,0 +1,56 @@
+/* band_invert.h: the entries of one band (quad/band_plan.h) of several
+ * N-space functions on one path: for each function F_e, given at the band's
+ * nodes with the weights folded in (f_e,i = w_i F_e(N_i), ekoc_band_nodes),
+ * and each entry (k, j) of the band,
+ *
+ *   value = Im sum_i f_e,i e^{N_i (ln x_ref - ln x_k)} P_j(N_i; ln x_ref),
+ *
+ * P_j the transform of p_j above x_k relative to x_ref (the row's block,
+ * or x_k itself for the functions transformed per row). The sums over the
+ * even and the odd nodes are formed apart, as real matrix products
+ * (quad/real_gemm.h): the value is their sum (the trapezoidal rule with m
+ * intervals), |odd - even| is the difference to the rule with m/2 intervals
+ * (its nodes are the even ones, with twice the weight), which bounds the
+ * error of the finer rule where the rule converges geometrically (a
+ * rescaled d1^2/d2 with the m/4 rule was tried: at m = 32 it understated
+ * NNLO VFNS errors up to 4000x, perf/STATS.md). The stated
+ * error adds a floor for the rounding of the sum (128 eps times a bound on
+ * sum_i |f_e,i X_k,i P_j(N_i)|: the partial sums round independently, so
+ * d1 shows their rounding too) and the share the path's end leaves out (the
+ * same bound times the band's tail). Values and errors are written to the outputs (a second
+ * call for the same band, with more nodes, replaces them). Threads work on separate blocks of rows; the bits do not depend on their
+ * number. */
+#ifndef EKOC_QUAD_BAND_INVERT_H
+#define EKOC_QUAD_BAND_INVERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ad/ad_math.h"
+#include "quad/band_plan.h"
+#include "quad/interp.h"
+
+typedef struct ekoc_band_invert_args {
+  const ekoc_interp *ip;
+  const ekoc_band *band;
+  int m;                  /* intervals of the rule (even): m + 1 nodes */
+  const ekoc_complex *n;  /* the m + 1 nodes */
+  double tail;            /* ekoc_band_nodes' tail */
+  size_t n_functions;     /* E */
+  const ekoc_complex *f;  /* [E][m + 1]: weights times values */
+  /* function e's outputs are out[out_start[e] .. out_start[e+1]): nx x nx
+   * arrays [k][j] of values and errors (functions equal at every node share
+   * one inversion) */
+  const size_t *out_start;
+  double *const *val, *const *err;
+  double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |value|) */
+  int n_threads;         /* 0: OpenMP's default */
+} ekoc_band_invert_args;
+
+/* Writes the band's entries of every function to its outputs; *n_over counts
+ * the entries (of this contribution) whose stated error exceeds the
+ * tolerance. Errors: EKOC_ERR_NO_MEMORY (scratch); then the outputs hold a
+ * part of the band. */
+int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over);
+
+#endif /* EKOC_QUAD_BAND_INVERT_H */

@@ -1,0 +1,89 @@
+/* band_plan.h: the banded Talbot paths of the N-space engine (docs/physics.md
+ * §3.2): which path each operator entry is inverted on, and the nodes of
+ * those paths.
+ *
+ * Entry (k, j) (output x_k, basis function j) is the inverse transform at
+ * x_k of E(N) times the transform of p_j restricted to x >= x_k. Written out
+ * (docs/physics.md §4.3) its integrand is a sum of terms e^{N tau} (polynomial
+ * in 1/N) E(N) with tau = ln(x_q / x_k) over the grid points x_q of p_j's
+ * areas above x_k: the largest, tau_max(k, j) = ln(x_top / x_k) with x_top the
+ * upper end of p_j's last area, sets how much the integrand is magnified at
+ * the path's crossing (~e^{r tau_max}), the smallest how fast it decays along
+ * the path. eko's path (one radius per row, r = 6.4/(0.1 - ln x_k)) matches
+ * the largest tau of the row and leaves the entries next to the diagonal,
+ * whose tau are a grid step, decaying slowly. Here every entry gets a path
+ * matched to its own tau_max: bands (tau_hi / ratio, tau_hi] of tau_max,
+ * tau_hi falling from the largest by `ratio` per band, each inverted on the
+ * path of radius r = magnification / tau_hi. One band's path serves every
+ * row, so the N-space values at its nodes serve every entry of the band.
+ *
+ * Rows of a band are grouped in blocks of rows within a width w of ln x
+ * (ln x_k1 - ln x_k0 <= w, r w bounded): the transforms of the basis
+ * functions that lie wholly above the block's last row x_k1 are computed
+ * once for the block, relative to x_k1 (the factor e^{N ln(x_k1/x_k)} is
+ * the row's); the functions that reach down to it (p_j with an area at or
+ * below x_k1) are transformed per row with eko's skip and drop rules. */
+#ifndef EKOC_QUAD_BAND_PLAN_H
+#define EKOC_QUAD_BAND_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ad/ad_math.h"
+#include "quad/interp.h"
+
+/* Default magnification c: the radius of a band is c / tau_hi, so that the
+ * integrand at the path's crossing is at most ~e^c times its size elsewhere
+ * (for singlet-like paths times e^{tau}, the growth of the result itself). */
+#define EKOC_BAND_MAGNIFICATION 12.8
+/* Default ratio of a band's tau_hi to its tau_lo. */
+#define EKOC_BAND_RATIO 4.0
+/* The path ends at theta = pi (1 - EKOC_BAND_THETA_GAP) or where |N| reaches
+ * EKOC_BAND_N_MAX (the ekore crate refuses |N| > 1e5). */
+#define EKOC_BAND_THETA_GAP 1e-3
+#define EKOC_BAND_N_MAX 5e4
+
+/* Rows k0..k1 of a band sharing the transforms of columns [s_lo, s_hi)
+ * relative to ln x_k1. */
+typedef struct ekoc_band_block {
+  int32_t k0, k1, s_lo, s_hi;
+} ekoc_band_block;
+
+typedef struct ekoc_band {
+  double tau_lo, tau_hi; /* the entries with tau_max in (tau_lo, tau_hi] */
+  double radius;         /* magnification / tau_hi */
+  double tau_min;        /* the smallest tau of any term of the band's entries (its slowest decay) */
+  size_t n_entries;      /* entries (k, j) in the band */
+  size_t max_cols;       /* most columns of one row */
+  size_t max_shared;     /* most shared columns of one block */
+  size_t n_blocks;
+  ekoc_band_block *block;
+  /* per row k: columns [j_lo[k], j_hi[k]) in the band; [j_lo, j_own) transformed
+   * per row, [j_own, j_hi) taken from the row's block (j_lo = j_hi: none) */
+  int32_t *j_lo, *j_own, *j_hi;
+} ekoc_band;
+
+typedef struct ekoc_band_plan {
+  size_t nx;
+  int n_bands;
+  ekoc_band *band;   /* n_bands, tau_hi descending */
+} ekoc_band_plan;
+
+/* The bands of basis ip with radius magnification / tau_hi and bands of
+ * `ratio` (> 1): every entry (k, j) with an area of p_j above x_k lies in
+ * exactly one band. Errors: EKOC_ERR_INVALID_ARGUMENT (magnification <= 0,
+ * ratio <= 1, a grid without two points below 1), EKOC_ERR_NO_MEMORY. */
+int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio, ekoc_band_plan **out);
+void ekoc_band_plan_free(ekoc_band_plan *p);
+
+/* The nodes of band b's path with offset o (0 non-singlet-like, 1
+ * singlet-like): the trapezoidal rule in theta on [0, theta_end] with m
+ * intervals (m even; the rule with m/2 intervals is its even nodes), points
+ * N_i, i = 0..m, and weights w_i = (trapezoid weight) N'(theta_i) / pi, so
+ * that an entry is Im sum_i w_i F(N_i) (docs/physics.md §3.2). *tail is the
+ * decay e^{tau_min Re N(theta_end)} left at the path's end (the share of the
+ * integral the path leaves out, relative to its largest terms). No checks;
+ * never fails. */
+void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, ekoc_complex *w, double *tail);
+
+#endif /* EKOC_QUAD_BAND_PLAN_H */
