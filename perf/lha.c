@@ -216,7 +216,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
          r->table, r->part, r->order == 1 ? "LO" : r->order == 2 ? "NLO" : "NNLO", r->vfns ? "VFNS" : "FFNS", r->rho,
          o->ngrid, o->degree, o->method == EKOC_METHOD_ORDERED_EXACT ? "ordered-exact" : "iterate-exact",
          o->iterations,
-         backend == EKOC_BACKEND_ADAPTIVE ? "adaptive" : backend == EKOC_BACKEND_BATCH ? "batch" : "gpu",
+         lha_backend_name(backend),
          ekoc_operator_failures(op));
   if (!quiet) printf("%-5s %-8s %14s %14s %10s %s\n", "label", "x", "ekoc", "reference", "rel.dev", "digits");
   for (c = 0; c < ref->n_columns; ++c) {

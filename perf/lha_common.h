@@ -109,9 +109,25 @@ static int lha_backend(const char *name, int *out) {
     *out = EKOC_BACKEND_BATCH;
   else if (!strcmp(name, "gpu"))
     *out = EKOC_BACKEND_GPU;
+  else if (!strcmp(name, "nspace"))
+    *out = EKOC_BACKEND_NSPACE;
   else
     return 0;
   return 1;
+}
+
+/* The --backend name of an EKOC_BACKEND_*. */
+static const char *lha_backend_name(int backend) {
+  switch (backend) {
+  case EKOC_BACKEND_ADAPTIVE:
+    return "adaptive";
+  case EKOC_BACKEND_BATCH:
+    return "batch";
+  case EKOC_BACKEND_GPU:
+    return "gpu";
+  default:
+    return "nspace";
+  }
 }
 
 /* The x grid of a run (the converged one, setting *ngrid, or eko's lambertgrid

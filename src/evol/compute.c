@@ -83,7 +83,7 @@ static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ek
     ekoc_blockop_init(&taints[i], rq->nx);
   }
   for (t = 0; rc == EKOC_OK && t < n; t += chunk) {
-    rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, prof, ops + t, taints + t, &n_failed);
+    rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, NULL, prof, ops + t, taints + t, &n_failed);
     for (i = t; rc == EKOC_OK && i < t + chunk; ++i)
       rc = ekoc_compose_check_finite(&ops[i], tg->first[i], tg->mu2[i], rq->n_threads);
     if (rc == EKOC_OK && fn) { /* the view's ekoc_operator_failures: the count so far */

@@ -1,6 +1,7 @@
 /* nspace_compose.c: targets' operators at the nodes of a path (nspace_compose.h). */
 #include "evol/nspace_compose.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,24 +28,39 @@ static void nsop_move(ekoc_nsop *dst, ekoc_nsop *src) {
   ekoc_nsop_init(src, src->count);
 }
 
-/* Block (a, b) of op as an array (allocated from its constant when it has
- * none); NULL when out of memory. */
+/* A new array block of op->count values and sizes; NULL when out of memory. */
+static ekoc_complex *new_array(ekoc_nsop *op, int a, int b) {
+  ekoc_complex *v = malloc(op->count * (sizeof(ekoc_complex) + sizeof(double)));
+  op->v[a][b] = v;
+  op->size[a][b] = v ? (double *)(v + op->count) : NULL;
+  return v;
+}
+
+/* Block (a, b) of op as an array (made from its constant when it has none);
+ * NULL when out of memory. */
 static ekoc_complex *block_array(ekoc_nsop *op, int a, int b) {
   size_t i;
   if (!op->v[a][b]) {
-    op->v[a][b] = malloc(op->count * sizeof(ekoc_complex));
-    if (!op->v[a][b]) return NULL;
-    for (i = 0; i < op->count; ++i) op->v[a][b][i] = c_real(op->k[a][b]);
+    if (!new_array(op, a, b)) return NULL;
+    for (i = 0; i < op->count; ++i) {
+      op->v[a][b][i] = c_real(op->k[a][b]);
+      op->size[a][b][i] = fabs(op->k[a][b]);
+    }
     op->k[a][b] = 0.0;
   }
   return op->v[a][b];
+}
+
+/* Size of the terms of block (a, b) at node i. */
+static double size_at(const ekoc_nsop *op, int a, int b, size_t i) {
+  return op->v[a][b] ? op->size[a][b][i] : fabs(op->k[a][b]);
 }
 
 /* Whether block (a, b) is present (an array or a non-zero constant). */
 static int present(const ekoc_nsop *op, int a, int b) { return op->v[a][b] || op->k[a][b] != 0.0; }
 
 int ekoc_nsop_part(const ekoc_plan_job *j, int unified, const ekoc_complex *const values[2], const double *lim_e,
-                   const unsigned char *skip_e, ekoc_nsop *out) {
+                   const unsigned char *constant_e, const unsigned char *skip_e, ekoc_nsop *out) {
   ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
   ekoc_part_layout pl;
   int n = ekoc_part_elements(j, map), q;
@@ -63,13 +79,19 @@ int ekoc_nsop_part(const ekoc_plan_job *j, int unified, const ekoc_complex *cons
       out->k[a][b] = out->lim[a][b] = map[e].diagonal ? 1.0 : 0.0;
       continue;
     }
+    if (constant_e && constant_e[e]) { /* exactly c delta_kj: nothing to invert */
+      out->k[a][b] = out->lim[a][b] = lim_e[e];
+      continue;
+    }
     {
       const ekoc_complex *src = values[map[e].family];
       size_t stride = (size_t)ekoc_nspace_family_size(&j->family[map[e].family]);
-      ekoc_complex *dst = malloc(out->count * sizeof(ekoc_complex));
+      ekoc_complex *dst = new_array(out, a, b);
       if (!dst) return 0;
-      for (i = 0; i < out->count; ++i) dst[i] = src[i * stride + (size_t)map[e].element];
-      out->v[a][b] = dst;
+      for (i = 0; i < out->count; ++i) {
+        dst[i] = src[i * stride + (size_t)map[e].element];
+        out->size[a][b][i] = c_abs(dst[i]);
+      }
       out->lim[a][b] = lim_e[e];
     }
   }
@@ -89,13 +111,18 @@ static int nsop_mul(const ekoc_nsop *a, const ekoc_nsop *b, ekoc_nsop *out) {
         corner += a->corner[r][k] * b->corner[k][c];
         if (!present(a, r, k) || !present(b, k, c)) continue;
         if (!a->v[r][k] && !b->v[k][c]) {
+          double kk = a->k[r][k] * b->k[k][c];
           if (out->v[r][c]) {
-            for (i = 0; i < count; ++i) out->v[r][c][i] = c_add_real(out->v[r][c][i], a->k[r][k] * b->k[k][c]);
+            for (i = 0; i < count; ++i) {
+              out->v[r][c][i] = c_add_real(out->v[r][c][i], kk);
+              out->size[r][c][i] += fabs(kk);
+            }
           } else {
-            out->k[r][c] += a->k[r][k] * b->k[k][c];
+            out->k[r][c] += kk;
           }
         } else {
           ekoc_complex *o = block_array(out, r, c);
+          double *sz = out->size[r][c];
           if (!o) return 0;
           if (a->v[r][k] && b->v[k][c])
             for (i = 0; i < count; ++i) o[i] = c_add(o[i], c_mul(a->v[r][k][i], b->v[k][c][i]));
@@ -103,6 +130,7 @@ static int nsop_mul(const ekoc_nsop *a, const ekoc_nsop *b, ekoc_nsop *out) {
             for (i = 0; i < count; ++i) o[i] = c_add(o[i], c_scale(a->v[r][k][i], b->k[k][c]));
           else
             for (i = 0; i < count; ++i) o[i] = c_add(o[i], c_scale(b->v[k][c][i], a->k[r][k]));
+          for (i = 0; i < count; ++i) sz[i] += size_at(a, r, k, i) * size_at(b, k, c, i);
         }
       }
       out->lim[r][c] = lim;
@@ -127,9 +155,15 @@ static int nsop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_nsop *a
         if (a->v[k][c]) {
           ekoc_complex *o = block_array(out, r, c);
           if (!o) return 0;
-          for (i = 0; i < count; ++i) o[i] = c_add(o[i], c_scale(a->v[k][c][i], m[r][k]));
+          for (i = 0; i < count; ++i) {
+            o[i] = c_add(o[i], c_scale(a->v[k][c][i], m[r][k]));
+            out->size[r][c][i] += fabs(m[r][k]) * a->size[k][c][i];
+          }
         } else if (out->v[r][c]) {
-          for (i = 0; i < count; ++i) out->v[r][c][i] = c_add_real(out->v[r][c][i], m[r][k] * a->k[k][c]);
+          for (i = 0; i < count; ++i) {
+            out->v[r][c][i] = c_add_real(out->v[r][c][i], m[r][k] * a->k[k][c]);
+            out->size[r][c][i] += fabs(m[r][k] * a->k[k][c]);
+          }
         } else {
           out->k[r][c] += m[r][k] * a->k[k][c];
         }
@@ -150,9 +184,8 @@ static int nsop_copy(const ekoc_nsop *src, ekoc_nsop *dst) {
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b)
       if (src->v[a][b]) {
-        dst->v[a][b] = malloc(src->count * sizeof(ekoc_complex));
-        if (!dst->v[a][b]) return 0;
-        memcpy(dst->v[a][b], src->v[a][b], src->count * sizeof(ekoc_complex));
+        if (!new_array(dst, a, b)) return 0;
+        memcpy(dst->v[a][b], src->v[a][b], src->count * (sizeof(ekoc_complex) + sizeof(double)));
       }
   return 1;
 }

@@ -18,10 +18,14 @@
 
 /* An operator at `count` nodes: block (a, b) is the array v[a][b] of count
  * values, or, where v[a][b] is NULL, the constant k[a][b] at every node (0:
- * the block is absent). */
+ * the block is absent). An array block also carries the sizes of its terms,
+ * size[a][b][i] >= |v[a][b][i]|: the parts' |values| composed with |.| at
+ * every product and rotation, so that a value that cancels in the
+ * composition still has the scale of its rounding. */
 typedef struct ekoc_nsop {
   size_t count;
-  ekoc_complex *v[EKOC_NB][EKOC_NB]; /* owned */
+  ekoc_complex *v[EKOC_NB][EKOC_NB]; /* owned, with size[a][b] in the same allocation */
+  double *size[EKOC_NB][EKOC_NB];
   double k[EKOC_NB][EKOC_NB];
   double lim[EKOC_NB][EKOC_NB];
   double corner[EKOC_NB][EKOC_NB];
@@ -34,12 +38,13 @@ void ekoc_nsop_clear(ekoc_nsop *op);
 /* Part j's operator from its families' values at the nodes: values[f] holds
  * [count][ekoc_nspace_family_size(&j->family[f])] elements of family f (NULL
  * for a family left out), lim_e[e] the large-N limit of element e of the
- * part's list (ekoc_part_elements). The elements with skip_e[e] != 0 are
- * left out (skip_e NULL: none), e.g. those singular at N = 1 for the paths
- * that do not enclose that pole. A unity part (j->unity) takes no values.
- * Returns 0 when out of memory. */
+ * part's list (ekoc_part_elements), and where constant_e[e] (may be NULL)
+ * the element's value at every N: it becomes a constant block. The elements
+ * with skip_e[e] != 0 are left out (skip_e NULL: none), e.g. those singular
+ * at N = 1 for the paths that do not enclose that pole. A unity part
+ * (j->unity) takes no values. Returns 0 when out of memory. */
 int ekoc_nsop_part(const ekoc_plan_job *j, int unified, const ekoc_complex *const values[2], const double *lim_e,
-                   const unsigned char *skip_e, ekoc_nsop *out);
+                   const unsigned char *constant_e, const unsigned char *skip_e, ekoc_nsop *out);
 
 /* *cur = the operator of target t of plan p: parts[job] are the parts'
  * operators (from ekoc_nsop_part), composed along the target's steps. *cur

@@ -38,6 +38,7 @@ typedef struct engine {
   const ekoc_plan *p;
   const ekoc_interp *ip;
   const ekoc_request *rq;
+  ekoc_nspace_engine_options opt;
   ekoc_profile *prof;
   size_t t0, nt, nx, cap; /* targets; nodes the arrays hold */
   ekoc_band_plan *bp;
@@ -45,6 +46,7 @@ typedef struct engine {
   int *owner;                 /* [job][family]: the (job, family) whose towers it shares */
   double *lim_e;              /* [job][element]: large-N limit of each element */
   unsigned char *singular;    /* [job][element]: singular at N = 1 (inverted on the singlet-like path only) */
+  unsigned char *constant;    /* [job][element]: independent of N (its value is lim_e) */
   unsigned char *regular_fam; /* [job][family]: the family has elements regular at N = 1 */
   int takes_sums;             /* some family builds its towers from the harmonic sums */
   ekoc_nsop *parts, *tops;    /* [job], [target] */
@@ -58,6 +60,7 @@ typedef struct engine {
   ekoc_complex **tower, **values; /* [job][family] */
   /* the functions inverted on it */
   ekoc_complex *f;
+  double *f_size;
   const ekoc_complex **src;
   double *src_lim;
   size_t *out_start, *out_fun, n_out;
@@ -92,10 +95,10 @@ static void engine_free(engine *g) {
   if (g->val)
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->val[i]), free(g->err[i]);
   free(g->parts), free(g->tops), free(g->tower), free(g->values), free(g->val), free(g->err);
-  free(g->need), free(g->owner), free(g->lim_e), free(g->singular), free(g->regular_fam), free(g->role);
+  free(g->need), free(g->owner), free(g->lim_e), free(g->singular), free(g->constant), free(g->regular_fam), free(g->role);
   free(g->delta), free(g->corner);
   free(g->n), free(g->w), free(g->n_re), free(g->n_im), free(g->sums), free(g->scratch);
-  free(g->f), free(g->src), free(g->src_lim), free(g->out_start), free(g->out_fun), free(g->out_val),
+  free(g->f), free(g->f_size), free(g->src), free(g->src_lim), free(g->out_start), free(g->out_fun), free(g->out_val),
       free(g->out_err);
   ekoc_band_plan_free(g->bp);
 }
@@ -126,9 +129,10 @@ static int engine_parts(engine *g) {
     for (e = 0; e < n; ++e) { /* a matching is 1 + O(a_s) on its diagonal; evolution decays at large N */
       double c;
       double *lim = &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e];
-      if (ekoc_part_element_constant(&job->family[map[e].family], map[e].element, &c, &rc))
+      if (ekoc_part_element_constant(&job->family[map[e].family], map[e].element, &c, &rc)) {
         *lim = c;
-      else if (rc != EKOC_OK)
+        g->constant[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e] = 1;
+      } else if (rc != EKOC_OK)
         return rc;
       else
         *lim = job->is_matching && map[e].diagonal ? 1.0 : 0.0;
@@ -147,6 +151,7 @@ static int engine_alloc(engine *g) {
   g->owner = calloc(2 * nj, sizeof *g->owner);
   g->lim_e = calloc(nj * EKOC_JOB_MAX_ELEMENTS, sizeof *g->lim_e);
   g->singular = calloc(nj * EKOC_JOB_MAX_ELEMENTS, 1);
+  g->constant = calloc(nj * EKOC_JOB_MAX_ELEMENTS, 1);
   g->regular_fam = calloc(2 * nj, 1);
   g->parts = calloc(nj, sizeof *g->parts);
   g->tops = calloc(g->nt, sizeof *g->tops);
@@ -163,7 +168,7 @@ static int engine_alloc(engine *g) {
   g->n_im = malloc(cap * sizeof *g->n_im);
   g->sums = malloc(cap * EKOC_NSPACE_SUMS_LEN * sizeof *g->sums);
   g->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *g->scratch);
-  if (!g->need || !g->owner || !g->lim_e || !g->singular || !g->regular_fam || !g->parts || !g->tops || !g->tower || !g->values || !g->role ||
+  if (!g->need || !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts || !g->tops || !g->tower || !g->values || !g->role ||
       !g->delta || !g->corner || !g->val || !g->err || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
       !g->scratch)
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
@@ -289,7 +294,7 @@ static int path_compose(engine *g, size_t count, int regular_only, ekoc_nsop *to
     }
     g->parts[j].count = count;
     if (!ekoc_nsop_part(&p->jobs[j], 0, vals, &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS],
-                        regular_only && !p->jobs[j].unity ? &g->singular[j * EKOC_JOB_MAX_ELEMENTS] : NULL,
+                        &g->constant[j * EKOC_JOB_MAX_ELEMENTS], regular_only && !p->jobs[j].unity ? &g->singular[j * EKOC_JOB_MAX_ELEMENTS] : NULL,
                         &g->parts[j]))
       return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
@@ -341,13 +346,14 @@ static int engine_roles(engine *g, size_t count) {
     size_t n_fun = 0, i;
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) n_fun += g->val[i] != NULL;
     g->f = malloc((n_fun ? n_fun : 1) * g->cap * sizeof *g->f);
+    g->f_size = malloc((n_fun ? n_fun : 1) * g->cap * sizeof *g->f_size);
     g->src = malloc((n_fun ? n_fun : 1) * sizeof *g->src);
     g->src_lim = malloc((n_fun ? n_fun : 1) * sizeof *g->src_lim);
     g->out_start = malloc((n_fun + 1) * sizeof *g->out_start);
     g->out_fun = malloc((n_fun ? n_fun : 1) * sizeof *g->out_fun);
     g->out_val = malloc((n_fun ? n_fun : 1) * sizeof *g->out_val);
     g->out_err = malloc((n_fun ? n_fun : 1) * sizeof *g->out_err);
-    if (!g->f || !g->src || !g->src_lim || !g->out_start || !g->out_fun || !g->out_val || !g->out_err)
+    if (!g->f || !g->f_size || !g->src || !g->src_lim || !g->out_start || !g->out_fun || !g->out_val || !g->out_err)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
   return rc;
@@ -364,6 +370,7 @@ static int path_functions(engine *g, int role, size_t count, size_t *n_fun_out) 
     for (a = 0; a < EKOC_NB; ++a)
       for (b = 0; b < EKOC_NB; ++b) {
         const ekoc_complex *v = g->tops[t].v[a][b];
+        const double *size = g->tops[t].size[a][b];
         double lim = g->tops[t].lim[a][b];
         size_t at = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b;
         if (g->role[t][a][b] != role) continue;
@@ -376,9 +383,12 @@ static int path_functions(engine *g, int role, size_t count, size_t *n_fun_out) 
               return ekoc_error(EKOC_ERR_NUMERICAL, "N-space backend: block (%d,%d) of target %zu is not finite at "
                                                     "N=(%g,%g)", a, b, g->t0 + t, g->n[i].re, g->n[i].im);
           for (i = 0; i < count; ++i) f[i] = c_mul(g->w[i], c_add_real(v[i], -lim));
+          for (i = 0; i < count; ++i) g->f_size[n_fun * count + i] = 0.0;
           g->src[n_fun] = v;
           g->src_lim[n_fun++] = lim;
         }
+        for (i = 0; i < count; ++i) /* the largest of the blocks sharing the function */
+          g->f_size[e * count + i] = fmax(g->f_size[e * count + i], c_abs(g->w[i]) * (size[i] + fabs(lim)));
         g->out_fun[n_out] = e;
         g->out_val[n_out] = g->val[at]; /* grouped below */
         g->out_err[n_out++] = g->err[at];
@@ -414,7 +424,7 @@ static int path_functions(engine *g, int role, size_t count, size_t *n_fun_out) 
  * tolerance (up to EKOC_NSPACE_NODES_MAX intervals). */
 static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
   const ekoc_band *bd = &g->bp->band[b];
-  int m = EKOC_NSPACE_NODES_FIRST, rc;
+  int m = g->opt.first_nodes, rc;
   uint64_t ts = ekoc_profile_now_ns(g->prof);
   for (;;) {
     ekoc_band_invert_args args;
@@ -437,6 +447,7 @@ static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
     args.tail = g->tail;
     args.n_functions = n_fun;
     args.f = g->f;
+    args.f_size = g->f_size;
     args.out_start = g->out_start;
     args.val = g->out_val;
     args.err = g->out_err;
@@ -487,8 +498,15 @@ static int engine_finish(engine *g, ekoc_blockop *ops, ekoc_blockop *taints, siz
   return EKOC_OK;
 }
 
+void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o) {
+  o->magnification = EKOC_BAND_MAGNIFICATION;
+  o->ratio = EKOC_BAND_RATIO;
+  o->first_nodes = EKOC_NSPACE_NODES_FIRST;
+}
+
 int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,
-                           ekoc_profile *prof, ekoc_blockop *ops, ekoc_blockop *taints, size_t *n_failed) {
+                           const ekoc_nspace_engine_options *opt, ekoc_profile *prof, ekoc_blockop *ops,
+                           ekoc_blockop *taints, size_t *n_failed) {
   engine g;
   ekoc_quad_progress progress;
   uint64_t ts = ekoc_profile_now_ns(prof);
@@ -498,10 +516,17 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   g.ip = ip;
   g.rq = rq;
   g.prof = prof;
+  if (opt)
+    g.opt = *opt;
+  else
+    ekoc_nspace_engine_options_default(&g.opt);
   g.t0 = t0;
   g.nt = n;
   g.nx = ip->n;
-  rc = ekoc_band_plan_new(ip, EKOC_BAND_MAGNIFICATION, EKOC_BAND_RATIO, &g.bp);
+  if (g.opt.first_nodes < 2 || g.opt.first_nodes % 2 || g.opt.first_nodes > EKOC_NSPACE_NODES_MAX)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "N-space backend: first_nodes=%d is not even in 2..%d",
+                      g.opt.first_nodes, EKOC_NSPACE_NODES_MAX);
+  rc = ekoc_band_plan_new(ip, g.opt.magnification, g.opt.ratio, &g.bp);
   if (rc == EKOC_OK) rc = engine_alloc(&g);
   ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, rc == EKOC_OK ? 2 * (uint64_t)g.bp->n_bands : 1);
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)

@@ -20,7 +20,18 @@
 #define EKOC_NSPACE_NODES_FIRST 64
 #define EKOC_NSPACE_NODES_MAX 512
 
-/* The operators of the plan's distinct targets t0 .. t0 + n - 1 into ops[0..n-1]
+/* How the paths are laid out: the defaults (quad/band_plan.h: magnification
+ * EKOC_BAND_MAGNIFICATION, bands of EKOC_BAND_RATIO; rules from
+ * EKOC_NSPACE_NODES_FIRST intervals) unless a test asks for others (other
+ * paths, more nodes: the same integrals). */
+typedef struct ekoc_nspace_engine_options {
+  double magnification, ratio;
+  int first_nodes; /* even, <= EKOC_NSPACE_NODES_MAX */
+} ekoc_nspace_engine_options;
+void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o);
+
+/* The operators of the plan's distinct targets t0 .. t0 + n - 1 (paths laid
+ * out as *opt says; NULL: the defaults) into ops[0..n-1]
  * (initialised, empty) in the evolution bases (B_nf(target) <- B_nf0), and
  * their taints into taints[0..n-1] (error 1 on the entries that miss the
  * request's tolerance, no blocks where none does); *n_failed is increased
@@ -29,6 +40,7 @@
  * EKOC_ERR_NUMERICAL (a backward-exact matching matrix singular at a node, a
  * non-finite value), EKOC_ERR_CANCELLED (progress callback). */
 int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,
-                           ekoc_profile *prof, ekoc_blockop *ops, ekoc_blockop *taints, size_t *n_failed);
+                           const ekoc_nspace_engine_options *opt, ekoc_profile *prof, ekoc_blockop *ops,
+                           ekoc_blockop *taints, size_t *n_failed);
 
 #endif /* EKOC_EVOL_NSPACE_ENGINE_H */

@@ -21,7 +21,7 @@
  * products a few eps; the sums over the even and the odd nodes round
  * independently, so |odd - even| shows the rounding too, and this floor
  * keeps an accidental agreement from hiding it. */
-#define NOISE_EPS (128.0 * 2.220446049250313e-16)
+#define NOISE_EPS (16.0 * 2.220446049250313e-16)
 /* The sum of the terms' sizes, sum_i |f_e,i X_k,i| |P_j(N_i)|, is bounded by
  * sum_c max_{i in c} |f_e,i X_k,i| sum_{i in c} |P_j(N_i)| over this many
  * chunks of consecutive nodes (a product with inner dimension CHUNKS, not
@@ -101,7 +101,7 @@ static void fill_transforms(const ekoc_band_invert_args *a, band_scratch *s, siz
 }
 
 /* The left factor of row k: f_e,i times e^{N_i (ref - ln x_k)} (scaled = 0:
- * no factor), and the largest size per function and chunk. */
+ * no factor), and the largest size of its terms per function and chunk. */
 static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double logx_k, double ref, int scaled) {
   size_t e, inner = 2 * (size_t)(a->m + 1);
   int i;
@@ -110,8 +110,9 @@ static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double lo
     ekoc_complex x = scaled ? ekoc_node_exp(a->n[i], ref, logx_k) : c_real(1.0);
     size_t at = inner_row(a->m, i), q = chunk_of(a->m, i);
     for (e = 0; e < a->n_functions; ++e) {
-      ekoc_complex v = c_mul(a->f[e * (size_t)(a->m + 1) + (size_t)i], x);
-      double size = c_abs(v);
+      size_t at_f = e * (size_t)(a->m + 1) + (size_t)i;
+      ekoc_complex v = c_mul(a->f[at_f], x);
+      double size = a->f_size[at_f] * c_abs(x);
       s->a[e * inner + at] = v.re;
       s->a[e * inner + at + 1] = v.im;
       if (size > s->max_a[e * CHUNKS + q]) s->max_a[e * CHUNKS + q] = size;

@@ -15,7 +15,8 @@
  * rescaled d1^2/d2 with the m/4 rule was tried: at m = 32 it understated
  * NNLO VFNS errors up to 4000x, perf/STATS.md). The stated
  * error adds a floor for the rounding of the sum (128 eps times a bound on
- * sum_i |f_e,i X_k,i P_j(N_i)|: the partial sums round independently, so
+ * sum_i s_e,i |X_k,i P_j(N_i)|, s >= |f| the size of what f was made of,
+ * f_size: the partial sums round independently, so
  * d1 shows their rounding too) and the share the path's end leaves out (the
  * same bound times the band's tail). Values and errors are written to the outputs (a second
  * call for the same band, with more nodes, replaces them). Threads work on separate blocks of rows; the bits do not depend on their
@@ -38,6 +39,7 @@ typedef struct ekoc_band_invert_args {
   double tail;            /* ekoc_band_nodes' tail */
   size_t n_functions;     /* E */
   const ekoc_complex *f;  /* [E][m + 1]: weights times values */
+  const double *f_size;   /* [E][m + 1]: >= |f|, the size of the terms that made it (its rounding's scale) */
   /* function e's outputs are out[out_start[e] .. out_start[e+1]): nx x nx
    * arrays [k][j] of values and errors (functions equal at every node share
    * one inversion) */

@@ -151,7 +151,7 @@ void ekoc_band_plan_free(ekoc_band_plan *p) { free(p); }
 
 /* |N(theta)| on the path of radius r and offset o. */
 static double path_abs(double theta, double r, double o) {
-  return hypot(o + r * ekoc_talbot_theta_cot_(theta), r * theta);
+  return hypot(o + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
 }
 
 void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, ekoc_complex *w, double *tail) {
@@ -171,8 +171,8 @@ void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, 
   step = end / m;
   for (i = 0; i <= m; ++i) {
     double theta = step * i, weight = (i == 0 || i == m ? 0.5 : 1.0) * step / EKOC_PI;
-    n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), r * theta);
-    w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * r);
+    n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
+    w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * EKOC_BAND_HEIGHT * r);
   }
   *tail = isfinite(b->tau_min) ? exp(b->tau_min * n[m].re) : 0.0;
 }

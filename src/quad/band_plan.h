@@ -38,6 +38,17 @@
 #define EKOC_BAND_MAGNIFICATION 12.8
 /* Default ratio of a band's tau_hi to its tau_lo. */
 #define EKOC_BAND_RATIO 4.0
+/* The band paths are Talbot's with a taller imaginary part,
+ *   N(theta) = o + r (theta cot theta + i EKOC_BAND_HEIGHT theta),
+ * so that where they run left along the negative real axis, Im N -> 1.5 pi r,
+ * they keep farther from the poles of the anomalous dimensions at the
+ * negative integers: the kernels oscillate there with an amplitude ~e^{-2 pi
+ * Im N} (the cot(pi N) of the reflection formula), which on Talbot's path
+ * (height pi r, r ~ 0.8) is ~1e-7 of their size and aliased into the
+ * trapezoidal sums of coarse grids' entries by ~1e-12 that neither half rule
+ * sees; at 1.5 the same entries converge geometrically from 32 intervals on
+ * (perf/STATS.md), at 2 they need twice the nodes. */
+#define EKOC_BAND_HEIGHT 1.5
 /* The path ends at theta = pi (1 - EKOC_BAND_THETA_GAP) or where |N| reaches
  * EKOC_BAND_N_MAX (the ekore crate refuses |N| > 1e5). */
 #define EKOC_BAND_THETA_GAP 1e-3
@@ -76,8 +87,9 @@ typedef struct ekoc_band_plan {
 int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio, ekoc_band_plan **out);
 void ekoc_band_plan_free(ekoc_band_plan *p);
 
-/* The nodes of band b's path with offset o (0 non-singlet-like, 1
- * singlet-like): the trapezoidal rule in theta on [0, theta_end] with m
+/* The nodes of band b's path (EKOC_BAND_HEIGHT) with offset o (0
+ * non-singlet-like, 1 singlet-like): the trapezoidal rule in theta on
+ * [0, theta_end] with m
  * intervals (m even; the rule with m/2 intervals is its even nodes), points
  * N_i, i = 0..m, and weights w_i = (trapezoid weight) N'(theta_i) / pi, so
  * that an entry is Im sum_i w_i F(N_i) (docs/physics.md §3.2). *tail is the
