@@ -359,11 +359,11 @@ static int engine_roles(engine *g, size_t count) {
   return rc;
 }
 
-/* The functions of one path (blocks of this role), w_i (F(N_i) - lim), one
+/* The functions of one path (blocks of role or role2; -1: none), w_i (F(N_i) - lim), one
  * per distinct block (equal values and limit at every node: one inversion,
  * several outputs), their outputs grouped per function, *n_fun of them.
  * Errors: EKOC_ERR_NUMERICAL (a value that is not finite), EKOC_ERR_NO_MEMORY. */
-static int path_functions(engine *g, int role, size_t count, size_t *n_fun_out) {
+static int path_functions(engine *g, int role, int role2, size_t count, size_t *n_fun_out) {
   size_t t, e, n_fun = 0, n_out = 0, i, *slot;
   int a, b;
   for (t = 0; t < g->nt; ++t)
@@ -373,7 +373,7 @@ static int path_functions(engine *g, int role, size_t count, size_t *n_fun_out) 
         const double *size = g->tops[t].size[a][b];
         double lim = g->tops[t].lim[a][b];
         size_t at = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b;
-        if (g->role[t][a][b] != role) continue;
+        if (g->role[t][a][b] != role && g->role[t][a][b] != role2) continue;
         for (e = 0; e < n_fun; ++e)
           if (g->src_lim[e] == lim && !memcmp(g->src[e], v, count * sizeof *v)) break;
         if (e == n_fun) {
@@ -420,6 +420,12 @@ static int path_functions(engine *g, int role, size_t count, size_t *n_fun_out) 
   return EKOC_OK;
 }
 
+/* Whether band bd inverts every block on the singlet-like path: its tau are
+ * small enough that the path's e^tau against the non-singlet blocks costs
+ * little (at most e^EKOC_BAND_ONE_PATH_TAU of rounding), and the band's
+ * N-space values, transforms and products are then taken once. */
+static int one_path(const ekoc_band *bd) { return bd->tau_hi <= EKOC_BAND_ONE_PATH_TAU; }
+
 /* Band b on one path: its entries, with twice the nodes while some miss the
  * tolerance (up to EKOC_NSPACE_NODES_MAX intervals). */
 static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
@@ -436,7 +442,8 @@ static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
       *roles_done = 1;
     }
     if (rc != EKOC_OK) return rc;
-    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, count, &n_fun);
+    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && one_path(bd) ? ROLE_NS : -1, count,
+                        &n_fun);
     if (rc != EKOC_OK) return rc;
     if (n_fun == 0 || bd->n_entries == 0) return EKOC_OK;
     memset(&args, 0, sizeof args);
@@ -530,7 +537,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   if (rc == EKOC_OK) rc = engine_alloc(&g);
   ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, rc == EKOC_OK ? 2 * (uint64_t)g.bp->n_bands : 1);
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)
-    for (path = 1; rc == EKOC_OK && path >= 0; --path) { /* singlet-like first: it fixes the roles */
+    for (path = 1; rc == EKOC_OK && path >= (one_path(&g.bp->band[b]) ? 1 : 0); --path) { /* singlet-like first: it fixes the roles */
       rc = band_path(&g, b, path, &roles_done);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(&progress);
     }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quad/band_transforms.h"
 #include "quad/driver.h"
 #include "quad/real_gemm.h"
 #include "status.h"
@@ -45,17 +46,19 @@ typedef struct band_scratch {
   double *c_even, *c_odd;     /* rows x ld_c: the sums over the even and over the odd nodes */
   double *c_size;             /* rows x ld_c: the bound on the sum of the terms' sizes */
   size_t ld_c;
-  ekoc_complex *p;            /* one node's transforms */
+  double *p_re, *p_im;        /* [column][node]: transforms of one range */
+  ekoc_band_transform_scratch ts;
 } band_scratch;
 
 static void scratch_free(band_scratch *s) {
   free(s->b_sh), free(s->b_own), free(s->sum_sh), free(s->sum_own), free(s->a);
-  free(s->max_a), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p);
+  free(s->max_a), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p_re), free(s->p_im);
+  ekoc_band_transform_scratch_free(&s->ts);
 }
 
 /* Scratch for products with m + 1 nodes, E functions and the columns of
  * band bd. Returns 0 when out of memory. */
-static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int m, size_t n_functions) {
+static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int32_t bd_degree, int m, size_t n_functions) {
   size_t inner = 2 * (size_t)(m + 1);
   memset(s, 0, sizeof *s);
   s->rows = round_up(n_functions, EKOC_REAL_GEMM_ROWS);
@@ -71,9 +74,11 @@ static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int m, size_t n_f
   s->c_even = calloc(s->rows * s->ld_c, sizeof(double));
   s->c_odd = calloc(s->rows * s->ld_c, sizeof(double));
   s->c_size = calloc(s->rows * s->ld_c, sizeof(double));
-  s->p = calloc(s->ld_c, sizeof(ekoc_complex));
+  s->p_re = calloc(s->ld_c * (size_t)(m + 1), sizeof(double));
+  s->p_im = calloc(s->ld_c * (size_t)(m + 1), sizeof(double));
   return s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
-         s->c_size && s->p;
+         s->c_size && s->p_re && s->p_im &&
+         ekoc_band_transform_scratch_alloc(&s->ts, s->ld_c, (size_t)m + 1, bd_degree);
 }
 
 /* The chunk of node i of m + 1. */
@@ -84,17 +89,18 @@ static size_t chunk_of(int m, int i) { return (size_t)i * CHUNKS / (size_t)(m + 
  * sum (ld columns per chunk). */
 static void fill_transforms(const ekoc_band_invert_args *a, band_scratch *s, size_t j0, size_t j1, double rule,
                             double ref, double *b, size_t ld, size_t pad, double *sum) {
-  size_t cols = j1 - j0, c, q;
+  size_t cols = j1 - j0, count = (size_t)a->m + 1, c, q;
   int i;
   for (q = 0; q < CHUNKS; ++q)
     for (c = 0; c < pad; ++c) sum[q * ld + c] = 0.0;
+  ekoc_band_transforms(a->ip, j0, j1, a->n, count, rule, ref, &s->ts, s->p_re, s->p_im);
   for (i = 0; i <= a->m; ++i) {
     double *im = b + inner_row(a->m, i) * ld, *re = im + ld, *sz = sum + chunk_of(a->m, i) * ld;
-    ekoc_interp_mellin_range(a->ip, j0, j1, a->n[i], rule, ref, s->p);
     for (c = 0; c < cols; ++c) {
-      im[c] = s->p[c].im;
-      re[c] = s->p[c].re;
-      sz[c] += c_abs(s->p[c]);
+      double pr = s->p_re[c * count + (size_t)i], pi = s->p_im[c * count + (size_t)i];
+      im[c] = pi;
+      re[c] = pr;
+      sz[c] += fabs(pr) + fabs(pi); /* >= |P|, within sqrt 2 of it */
     }
     for (; c < pad; ++c) im[c] = re[c] = 0.0;
   }
@@ -185,7 +191,7 @@ int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
 #pragma omp parallel num_threads(nt) reduction(+ : over) reduction(| : failed)
   {
     band_scratch s;
-    int ok = scratch_alloc(&s, a->band, a->m, a->n_functions);
+    int ok = scratch_alloc(&s, a->band, a->ip->degree, a->m, a->n_functions);
     if (!ok) failed = 1;
 #pragma omp for schedule(dynamic, 1)
     for (q = 0; q < nb; ++q)

@@ -49,6 +49,10 @@
  * sees; at 1.5 the same entries converge geometrically from 32 intervals on
  * (perf/STATS.md), at 2 they need twice the nodes. */
 #define EKOC_BAND_HEIGHT 1.5
+/* Bands whose tau_hi is at most this invert the non-singlet-like blocks on
+ * the singlet-like path too (evol/nspace_engine.c): its crossing at 1 + r
+ * instead of r magnifies their integrands by at most e^4.5 ~ 90 more. */
+#define EKOC_BAND_ONE_PATH_TAU 4.5
 /* The path ends at theta = pi (1 - EKOC_BAND_THETA_GAP) or where |N| reaches
  * EKOC_BAND_N_MAX (the ekore crate refuses |N| > 1e5). */
 #define EKOC_BAND_THETA_GAP 1e-3
