@@ -1,0 +1,172 @@
+"""The N-space backend (issue 17; docs/physics.md §3.2) from Python.
+
+backend="nspace" multiplies each target's parts in N-space and inverts its
+operator once on banded paths; the batch backend inverts every part and
+multiplies the x-space operators (eko's way). On one segment the two compute
+the same integrals: every entry agrees within the stated errors. Along a
+matched path they differ by the interpolation of the intermediate PDFs, which
+the x-space product adds after each part: evolved PDFs agree to that level
+and both converge to the same values as the grid is refined. What the
+backend does not compute is refused, naming the field."""
+
+import math
+
+import numpy as np
+import pytest
+
+import cards
+import ekoc
+
+SQRT2 = math.sqrt(2.0)
+
+
+def toy_xf(x):
+    """The LHA toy PDFs at mu_0 (docs/physics.md §9.1), x f by pid."""
+    xuv = 5.107200 * x**0.8 * (1 - x) ** 3
+    xdv = 3.064320 * x**0.8 * (1 - x) ** 4
+    xg = 1.7 * x**-0.1 * (1 - x) ** 5
+    xdb = 0.1939875 * x**-0.1 * (1 - x) ** 6
+    xub = xdb * (1 - x)
+    xs = 0.2 * (xub + xdb)
+    return {2: xuv + xub, 1: xdv + xdb, -2: xub, -1: xdb, 3: xs, -3: xs, 21: xg}
+
+
+def pdf_on(x):
+    """f(x) on the grid in ekoc.PIDS order."""
+    f = np.zeros((14, len(x)))
+    for pid, xf in toy_xf(x).items():
+        f[ekoc.PIDS.index(pid)] = xf / x
+    return f
+
+
+def _on_grid(name, nx, degree):
+    th, op = cards.card(name)
+    op["xgrid"] = cards.lambert_grid(nx, 1e-4)
+    op["configs"]["interpolation_polynomial_degree"] = degree
+    return th, op
+
+
+def test_one_segment_entries_agree_with_batch():
+    """NNLO FFNS, one segment per target: every entry of both backends within
+    10x the sum of their stated errors (the batch path cut at 1e-3, where its
+    remainder is negligible; eko's 0.05 leaves up to ~1e-6 of some entries)."""
+    th = cards.card("lo_ffns")[0]
+    th["order"] = [3, 0]
+    th["matching_order"] = [2, 0]
+    _, op = _on_grid("lo_ffns", 25, 5)
+    op["mugrid"] = [[3.0, 4], [100.0, 4]]
+    op["configs"]["evolution_method"] = "ordered-exact"
+    a = ekoc.solve(th, op, "nspace", progress=False)
+    b = ekoc.solve(th, op, "batch", progress=False, mellin_cut=1e-3, epsrel=1e-7)
+    assert a.failures == 0
+    for key in a:
+        va, ea, vb, eb = a[key].operator, a[key].error, b[key].operator, b[key].error
+        d = np.abs(va - vb)
+        ok = (d <= 10 * (ea + eb) + 1e-12) | b[key].failed
+        assert ok.all(), f"{key}: worst {np.max(np.where(b[key].failed, 0, d / (ea + eb + 1e-300))):.3g} x"
+
+
+@pytest.mark.parametrize("name", ["nnlo_vfns", "nlo_sv_exponentiated", "nnlo_sv_expanded", "n3lo_vfns",
+                                  "pol_nlo_vfns", "tl_nnlo_vfns", "n3lo_backward_expanded"])
+def test_matched_paths_agree_with_batch(name):
+    """Evolved toy PDFs (u, d, g, s, c) of both backends on a 60-point grid,
+    degree 5: within 1e-4 where above 1e-3 of their largest value for the
+    forward unpolarized paths (1e-3 polarized); the time-like and backward
+    ones, whose x-space products interpolate more steeply varying
+    intermediate PDFs, within 2e-2 (and converging together:
+    test_matched_paths_converge_together)."""
+    th, op = _on_grid(name, 60, 5)
+    x = np.array(op["xgrid"])
+    f0 = pdf_on(x)
+    a = ekoc.solve(th, op, "nspace", progress=False)
+    b = ekoc.solve(th, op, "batch", progress=False, mellin_cut=1e-3, epsrel=1e-7)
+    limit = 2e-2 if name.startswith("tl") or "backward" in name else 1e-3 if name.startswith("pol") else 1e-4
+    assert a.failures <= 2
+    for key in a:
+        fa, fb = a[key].apply(f0) * x, b[key].apply(f0) * x
+        for pid in (2, 1, 21, 3, 4):
+            k = ekoc.PIDS.index(pid)
+            big = np.abs(fb[k]) > 1e-3 * np.abs(fb[k]).max()
+            rel = np.abs(fa[k] - fb[k])[big] / np.abs(fb[k])[big]
+            assert rel.max() <= limit, f"{key} pid {pid}: {rel.max():.3g}"
+
+
+def test_matched_paths_converge_together():
+    """Time-like NNLO VFNS: g and c at five x from both backends, on grids of
+    30 and 240 points: the difference of the backends shrinks from ~1e-4 to
+    ~1e-8 (the x-space products' interpolation error), far below what the
+    grid changes the values."""
+    xs = np.log([1e-3, 1e-2, 0.1, 0.3, 0.5])
+    diffs = []
+    for nx in (30, 240):
+        th, op = _on_grid("tl_nnlo_vfns", nx, 4)
+        x = np.array(op["xgrid"])
+        f0 = pdf_on(x)
+        out = []
+        for backend, kw in (("nspace", {}), ("batch", dict(mellin_cut=1e-3))):
+            sol = ekoc.solve(th, op, backend, progress=False, **kw)
+            f = sol[sorted(sol)[0]].apply(f0) * x
+            out.append(np.array([np.interp(xs, np.log(x), f[ekoc.PIDS.index(p)]) for p in (21, 4)]))
+        diffs.append(np.max(np.abs(out[0] - out[1]) / np.abs(out[1])))
+    assert diffs[1] < 1e-6 and diffs[1] < diffs[0] / 100, diffs
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda th, op: op["configs"].update(evolution_method="truncated"), "evolution_method"),
+    (lambda th, op: th.update(order=[3, 1]), "order"),
+])
+def test_refused_with_the_field(change, field):
+    th, op = cards.card("nnlo_vfns")
+    change(th, op)
+    with pytest.raises(NotImplementedError, match="backend=nspace") as info:
+        ekoc.solve(th, op, "nspace", progress=False)
+    assert field in str(info.value)
+
+
+def test_backward_exact_refused():
+    """The exact inverse of the matching matrix has poles at large |N| that
+    the band paths reach: refused, naming inversion_method; expanded works."""
+    th, op = cards.card("nlo_backward_exact")
+    with pytest.raises(ekoc.EkocError, match="inversion_method=exact"):
+        ekoc.solve(th, op, "nspace", progress=False)
+    op["configs"]["inversion_method"] = "expanded"
+    assert ekoc.solve(th, op, "nspace", progress=False).failures < 20
+
+
+def test_stream_is_bitwise_solve():
+    th, op = _on_grid("nnlo_vfns", 30, 4)
+    op["mugrid"] = [[10.0, 5], [3.0, 4], [100.0, 5], [10.0, 5]]
+    sol = ekoc.solve(th, op, "nspace", progress=False)
+    seen = []
+
+    def on_target(t):
+        ref = sol[t.ep]
+        assert np.array_equal(t.operator, ref.operator)
+        assert np.array_equal(t.error, ref.error)
+        seen.append(t.ep)
+
+    summary = ekoc.solve_stream(th, op, on_target, backend="nspace", progress=False)
+    assert seen == sol.targets
+    assert summary["failures"] == sol.failures == 0
+
+
+def test_threads_do_not_change_the_bits():
+    th, op = _on_grid("nnlo_vfns", 40, 5)
+    one = ekoc.solve(th, op, "nspace", n_threads=1, progress=False)
+    two = ekoc.solve(th, op, "nspace", n_threads=3, progress=False)
+    for key in one:
+        assert np.array_equal(one[key].operator, two[key].operator)
+        assert np.array_equal(one[key].error, two[key].error)
+
+
+def test_cancel_from_progress():
+    th, op = _on_grid("nnlo_vfns", 40, 5)
+    calls = []
+
+    def stop(done, total):
+        calls.append((done, total))
+        raise ekoc.Cancel()
+
+    with pytest.raises(ekoc.Cancel):
+        ekoc.solve(th, op, "nspace", progress=stop)
+    assert len(calls) == 1 and calls[0][1] > 1
