@@ -19,8 +19,8 @@
  *
  * And the composition itself, where the exact answer is known: two LO
  * segments equal the one over both ranges (the LO kernel is the
- * exponential of one matrix), and a forward matching followed by its
- * backward-exact inverse is the identity.
+ * exponential of one matrix), and the basis rotations of a forward and a
+ * backward matching cancel.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,6 +103,9 @@ static void card_nspace(rnd *r, card *c, int nx_min, int nx_max) {
 
 typedef struct tally {
   size_t entries, flagged, checked, skipped, violations;
+  size_t beyond;        /* checked entries more than k_stated x their error off, within the slack, where the
+                           reference's own error is below a tenth of the difference */
+  double worst_beyond;  /* the largest |v - ref| among them */
   double worst_stated, worst_tol;
   char first_violation[512];
 } tally;
@@ -170,6 +173,10 @@ static void tally_part(tally *tl, const card *c, const one_plan *o, const refere
         ++tl->checked;
         tl->worst_tol = fmax(tl->worst_tol, d / tol);
         if (d > 1e-12) tl->worst_stated = fmax(tl->worst_stated, err > 0.0 ? d / err : INFINITY);
+        if (k_stated > 0.0 && d > k_stated * err && ref_err < 0.1 * d) {
+          ++tl->beyond;
+          tl->worst_beyond = fmax(tl->worst_beyond, d);
+        }
         if (!(d <= allowed) && tl->violations++ == 0)
           snprintf(tl->first_violation, sizeof tl->first_violation,
                    "%s: block (%d,%d) entry (%zu, %zu) = %.15g +- %.3g, reference %.15g +- %.2g (%.3g x the error)",
@@ -181,8 +188,9 @@ static void tally_part(tally *tl, const card *c, const one_plan *o, const refere
 static void tally_assert(const char *what, const tally *tl, double max_flagged, double max_skipped) {
   if (verbose())
     printf("%s: %zu entries, %zu flagged, %zu checked, %zu skipped (reference), worst |v - ref| / error %.3g, / "
-           "tolerance %.3g\n",
-           what, tl->entries, tl->flagged, tl->checked, tl->skipped, tl->worst_stated, tl->worst_tol);
+           "tolerance %.3g; %zu beyond 10 x their error by at most %.2g\n",
+           what, tl->entries, tl->flagged, tl->checked, tl->skipped, tl->worst_stated, tl->worst_tol, tl->beyond,
+           tl->worst_beyond);
   if (tl->violations) fail_msg("%s: %zu silent entries, the first: %s", what, tl->violations, tl->first_violation);
   assert_true(tl->entries > 0);
   assert_true((double)tl->flagged <= max_flagged * (double)tl->entries);
@@ -379,12 +387,12 @@ static void test_two_segments_are_one(void **state) {
   ekoc_interp_free(ip);
 }
 
-/* The NNLO matching 3 -> 4 at L = 0.3 followed by its backward-exact inverse
- * 4 -> 3 (with the rotations between B_3 and B_4) is the identity: every
- * entry within 10 x its stated error of it, or flagged (the products cancel
- * to rounding, which the inversion magnifies: their size is tracked,
- * evol/nspace_compose.h). */
-static void test_matching_and_inverse(void **state) {
+/* A forward matching 3 -> 4 followed by the backward one 4 -> 3, both at
+ * O(a_s^0) (the identity OMEs): the rotations B_3 -> B_4 -> B_3 after and
+ * before them cancel, so the target's operator is exactly the identity,
+ * every block a constant. (The backend refuses backward-exact inverses of
+ * real OMEs; the matchings themselves are checked on random cards above.) */
+static void test_rotations_cancel(void **state) {
   const int kinds[2] = {EKOC_STEP_FORWARD, EKOC_STEP_BACKWARD};
   ekoc_interp *ip = grid_basis(30, 4);
   one_plan o;
@@ -401,15 +409,15 @@ static void test_matching_and_inverse(void **state) {
       memset(f, 0, sizeof *f);
       f->kind = EKOC_KIND_MATCHING;
       f->family = q;
-      f->order = 2;
+      f->order = 0;
       f->nf = 3;
-      f->matching_method = s == 0 ? EKOC_MATCHING_FORWARD : EKOC_MATCHING_BACKWARD_EXACT;
+      f->matching_method = s == 0 ? EKOC_MATCHING_FORWARD : EKOC_MATCHING_BACKWARD_EXPANDED;
       ekoc_beta_coefficients(3, f->beta);
       f->a1 = 0.025;
       f->ome_log = 0.3;
     }
   }
-  run_nspace(&o, ip, 2, NULL, &op, &taint); /* entries that are rounding around 0 may be flagged */
+  assert_int_equal(run_nspace(&o, ip, 2, NULL, &op, &taint), 0);
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b) {
       const double *v = op.val[a][b];
@@ -420,11 +428,9 @@ static void test_matching_and_inverse(void **state) {
       }
       for (i = 0; i < nn; ++i) {
         double want = a == b && i % 31 == 0 ? 1.0 : 0.0;
-        const double *fl = taint.err[a][b];
-        if (fl && fl[i] > 0.0) continue; /* flagged: its stated error is above the tolerance */
-        if (!(fabs(v[i] - want) <= 1e-12 + K_STATED * op.err[a][b][i]))
-          fail_msg("block (%d,%d) entry %zu: %.15g, identity %g, stated error %.2g", a, b, i, v[i], want,
-                   op.err[a][b][i]);
+        if (!(fabs(v[i] - want) <= 1e-14))
+          fail_msg("block (%d,%d) entry %zu: %.17g, identity %g", a, b, i, v[i], want);
+        assert_true(op.err[a][b][i] == 0.0);
       }
     }
   ekoc_blockop_clear(&op), ekoc_blockop_clear(&taint);
@@ -436,7 +442,7 @@ int main(void) {
       cmocka_unit_test(test_property_small_grids),
       cmocka_unit_test(test_property_large_grids),
       cmocka_unit_test(test_two_segments_are_one),
-      cmocka_unit_test(test_matching_and_inverse),
+      cmocka_unit_test(test_rotations_cancel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

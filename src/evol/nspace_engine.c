@@ -95,7 +95,8 @@ static void engine_free(engine *g) {
   if (g->val)
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->val[i]), free(g->err[i]);
   free(g->parts), free(g->tops), free(g->tower), free(g->values), free(g->val), free(g->err);
-  free(g->need), free(g->owner), free(g->lim_e), free(g->singular), free(g->constant), free(g->regular_fam), free(g->role);
+  free(g->need), free(g->owner), free(g->lim_e), free(g->singular), free(g->constant), free(g->regular_fam);
+  free(g->role);
   free(g->delta), free(g->corner);
   free(g->n), free(g->w), free(g->n_re), free(g->n_im), free(g->sums), free(g->scratch);
   free(g->f), free(g->f_size), free(g->src), free(g->src_lim), free(g->out_start), free(g->out_fun), free(g->out_val),
@@ -175,7 +176,8 @@ static int engine_alloc(engine *g) {
   g->n_im = malloc(cap * sizeof *g->n_im);
   g->sums = malloc(cap * EKOC_NSPACE_SUMS_LEN * sizeof *g->sums);
   g->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *g->scratch);
-  if (!g->need || !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts || !g->tops || !g->tower || !g->values || !g->role ||
+  if (!g->need || !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
+      !g->tops || !g->tower || !g->values || !g->role ||
       !g->delta || !g->corner || !g->val || !g->err || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
       !g->scratch)
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
@@ -301,7 +303,8 @@ static int path_compose(engine *g, size_t count, int regular_only, ekoc_nsop *to
     }
     g->parts[j].count = count;
     if (!ekoc_nsop_part(&p->jobs[j], 0, vals, &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS],
-                        &g->constant[j * EKOC_JOB_MAX_ELEMENTS], regular_only && !p->jobs[j].unity ? &g->singular[j * EKOC_JOB_MAX_ELEMENTS] : NULL,
+                        &g->constant[j * EKOC_JOB_MAX_ELEMENTS],
+                        regular_only && !p->jobs[j].unity ? &g->singular[j * EKOC_JOB_MAX_ELEMENTS] : NULL,
                         &g->parts[j]))
       return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
@@ -544,7 +547,8 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   if (rc == EKOC_OK) rc = engine_alloc(&g);
   ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, rc == EKOC_OK ? 2 * (uint64_t)g.bp->n_bands : 1);
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)
-    for (path = 1; rc == EKOC_OK && path >= (one_path(&g.bp->band[b]) ? 1 : 0); --path) { /* singlet-like first: it fixes the roles */
+    /* singlet-like first: it fixes the roles */
+    for (path = 1; rc == EKOC_OK && path >= (one_path(&g.bp->band[b]) ? 1 : 0); --path) {
       rc = band_path(&g, b, path, &roles_done);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(&progress);
     }

@@ -14,13 +14,14 @@
  * error of the finer rule where the rule converges geometrically (a
  * rescaled d1^2/d2 with the m/4 rule was tried: at m = 32 it understated
  * NNLO VFNS errors up to 4000x, perf/STATS.md). The stated
- * error adds a floor for the rounding of the sum (128 eps times a bound on
- * sum_i s_e,i |X_k,i P_j(N_i)|, s >= |f| the size of what f was made of,
- * f_size: the partial sums round independently, so
- * d1 shows their rounding too) and the share the path's end leaves out (the
- * same bound times the band's tail). Values and errors are written to the outputs (a second
- * call for the same band, with more nodes, replaces them). Threads work on separate blocks of rows; the bits do not depend on their
- * number. */
+ * error adds a floor for the rounding of the sum (16 eps times a bound on
+ * (sum_i (s_e,i |X_k,i P_j(N_i)|)^2)^(1/2), s >= |f| the size of what f was
+ * made of, f_size: the partial sums round independently, so their difference
+ * shows the rounding too) and the share the path's end leaves out (the
+ * same bound times the band's tail). Values and errors are written to the
+ * outputs (a second call for the same band, with more nodes, replaces
+ * them). Threads work on separate blocks of rows; the bits do not depend on
+ * their number. */
 #ifndef EKOC_QUAD_BAND_INVERT_H
 #define EKOC_QUAD_BAND_INVERT_H
 
