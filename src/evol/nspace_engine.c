@@ -43,6 +43,11 @@ typedef struct engine {
   size_t t0, nt, nx, cap; /* targets; nodes the arrays hold */
   ekoc_band_plan *bp;
   unsigned char *need;        /* [job]: on some target's path, with values at the nodes */
+  unsigned char *active;      /* [job]: evaluated in this pass (need, or what a refinement needs) */
+  unsigned char *target_active; /* [target]: composed in this pass */
+  unsigned char *tower_now;   /* [job][family]: towers computed in this pass */
+  unsigned char *only;        /* [target][a][b]: the blocks a refinement recomputes */
+  unsigned char *rows, *row_over, *fun_over; /* [nx], [nx], [function] */
   int *owner;                 /* [job][family]: the (job, family) whose towers it shares */
   double *lim_e;              /* [job][element]: large-N limit of each element */
   unsigned char *singular;    /* [job][element]: singular at N = 1 (inverted on the singlet-like path only) */
@@ -63,7 +68,7 @@ typedef struct engine {
   double *f_size;
   const ekoc_complex **src;
   double *src_lim;
-  size_t *out_start, *out_fun, n_out;
+  size_t *out_start, *out_fun, *out_id, n_out; /* out_id: the output's block, (t NB + a) NB + b */
   double **out_val, **out_err;
 } engine;
 
@@ -95,7 +100,8 @@ static void engine_free(engine *g) {
   if (g->val)
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->val[i]), free(g->err[i]);
   free(g->parts), free(g->tops), free(g->tower), free(g->values), free(g->val), free(g->err);
-  free(g->need), free(g->owner), free(g->lim_e), free(g->singular), free(g->constant), free(g->regular_fam);
+  free(g->need), free(g->active), free(g->target_active), free(g->tower_now), free(g->only), free(g->rows);
+  free(g->row_over), free(g->fun_over), free(g->out_id), free(g->owner), free(g->lim_e), free(g->singular), free(g->constant), free(g->regular_fam);
   free(g->role);
   free(g->delta), free(g->corner);
   free(g->n), free(g->w), free(g->n_re), free(g->n_im), free(g->sums), free(g->scratch);
@@ -156,6 +162,12 @@ static int engine_alloc(engine *g) {
   int f;
   g->cap = cap;
   g->need = calloc(nj, 1);
+  g->active = calloc(nj, 1);
+  g->target_active = calloc(g->nt, 1);
+  g->tower_now = calloc(2 * nj, 1);
+  g->only = calloc(g->nt * EKOC_NB * EKOC_NB, 1);
+  g->rows = calloc(g->nx, 1);
+  g->row_over = calloc(g->nx, 1);
   g->owner = calloc(2 * nj, sizeof *g->owner);
   g->lim_e = calloc(nj * EKOC_JOB_MAX_ELEMENTS, sizeof *g->lim_e);
   g->singular = calloc(nj * EKOC_JOB_MAX_ELEMENTS, 1);
@@ -176,7 +188,8 @@ static int engine_alloc(engine *g) {
   g->n_im = malloc(cap * sizeof *g->n_im);
   g->sums = malloc(cap * EKOC_NSPACE_SUMS_LEN * sizeof *g->sums);
   g->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *g->scratch);
-  if (!g->need || !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
+  if (!g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
+      !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
       !g->tops || !g->tower || !g->values || !g->role ||
       !g->delta || !g->corner || !g->val || !g->err || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
       !g->scratch)
@@ -213,17 +226,24 @@ static int eval_parts(engine *g, size_t count, int regular_only) {
     rc = ekoc_nspace_sums(count, g->n_re, g->n_im, g->sums);
     if (rc != EKOC_OK) return rc;
   }
+  memset(g->tower_now, 0, 2 * p->n_jobs);
+  for (j = 0; j < p->n_jobs; ++j) /* the towers the active families read */
+    for (f = 0; f < 2 && g->active[j] && !p->jobs[j].unity; ++f)
+      if (!regular_only || g->regular_fam[JF(j, f)]) g->tower_now[g->owner[JF(j, f)]] = 1;
+  for (j = 0; j < p->n_jobs; ++j)
+    for (f = 0; f < 2; ++f)
+      if (g->tower_now[JF(j, f)]) {
+        const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
+        rc = ekoc_nspace_towers_from_sums(cfg, count, g->n_re, g->n_im, ekoc_nspace_takes_sums(cfg) ? g->sums : NULL,
+                                          g->scratch, g->tower[JF(j, f)]);
+        if (rc != EKOC_OK) return rc;
+      }
   for (j = 0; j < p->n_jobs; ++j) {
-    if (!g->need[j] || p->jobs[j].unity) continue;
+    if (!g->active[j] || p->jobs[j].unity) continue;
     for (f = 0; f < 2; ++f) {
       const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
       int own = g->owner[JF(j, f)], len = ekoc_nspace_tower_len(cfg), size = ekoc_nspace_family_size(cfg);
       if (regular_only && !g->regular_fam[JF(j, f)]) continue;
-      if (own == (int)JF(j, f)) {
-        rc = ekoc_nspace_towers_from_sums(cfg, count, g->n_re, g->n_im, ekoc_nspace_takes_sums(cfg) ? g->sums : NULL,
-                                          g->scratch, g->tower[own]);
-        if (rc != EKOC_OK) return rc;
-      }
       if (ekoc_nspace_from_towers(cfg, count, g->tower[own], (size_t)len, g->values[JF(j, f)], (size_t)size) != count)
         return ekoc_error(EKOC_ERR_NUMERICAL, "N-space backend: the backward-exact matching matrix at mu2=%g is "
                                               "singular on the path", p->jobs[j].mu2_from);
@@ -263,6 +283,7 @@ static int classify_elements(engine *g) {
     g->n_re[q] = 1.0 + CIRCLE_RADIUS * cos(phi);
     g->n_im[q] = CIRCLE_RADIUS * sin(phi);
   }
+  memcpy(g->active, g->need, p->n_jobs);
   rc = eval_parts(g, CIRCLE_POINTS, 0);
   for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
     ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
@@ -288,15 +309,15 @@ static int classify_elements(engine *g) {
   return rc;
 }
 
-/* The parts' matrices from the values of path_values (regular_only: without
- * their elements singular at N = 1) and the targets' operators into
- * tops[0..nt-1]. */
+/* The active parts' matrices from the values of path_values (regular_only:
+ * without their elements singular at N = 1) and the active targets'
+ * operators into tops[0..nt-1]. */
 static int path_compose(engine *g, size_t count, int regular_only, ekoc_nsop *tops) {
   const ekoc_plan *p = g->p;
   size_t j, t;
   for (j = 0; j < p->n_jobs; ++j) {
     const ekoc_complex *vals[2] = {NULL, NULL};
-    if (!g->need[j]) continue;
+    if (!g->active[j]) continue;
     if (!p->jobs[j].unity) {
       vals[0] = g->values[JF(j, 0)];
       vals[1] = g->values[JF(j, 1)];
@@ -309,6 +330,7 @@ static int path_compose(engine *g, size_t count, int regular_only, ekoc_nsop *to
       return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
   for (t = 0; t < g->nt; ++t) {
+    if (!g->target_active[t]) continue;
     tops[t].count = count;
     if (!ekoc_nsop_target(p, g->t0 + t, g->parts, &tops[t]))
       return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
@@ -363,18 +385,21 @@ static int engine_roles(engine *g, size_t count) {
     g->out_fun = malloc((n_fun ? n_fun : 1) * sizeof *g->out_fun);
     g->out_val = malloc((n_fun ? n_fun : 1) * sizeof *g->out_val);
     g->out_err = malloc((n_fun ? n_fun : 1) * sizeof *g->out_err);
-    if (!g->f || !g->f_size || !g->src || !g->src_lim || !g->out_start || !g->out_fun || !g->out_val || !g->out_err)
+    g->out_id = malloc((n_fun ? n_fun : 1) * sizeof *g->out_id);
+    g->fun_over = calloc(n_fun ? n_fun : 1, 1);
+    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->src || !g->src_lim || !g->out_start || !g->out_fun || !g->out_val || !g->out_err)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
   return rc;
 }
 
-/* The functions of one path (blocks of role or role2; -1: none), w_i (F(N_i) - lim), one
- * per distinct block (equal values and limit at every node: one inversion,
- * several outputs), their outputs grouped per function, *n_fun of them.
+/* The functions of one path (blocks of role or role2, -1: none; with
+ * `only`, the blocks g->only marks), w_i (F(N_i) - lim), one per distinct
+ * block (equal values and limit at every node: one inversion, several
+ * outputs), their outputs grouped per function, *n_fun of them.
  * Errors: EKOC_ERR_NUMERICAL (a value that is not finite), EKOC_ERR_NO_MEMORY. */
-static int path_functions(engine *g, int role, int role2, size_t count, size_t *n_fun_out) {
-  size_t t, e, n_fun = 0, n_out = 0, i, *slot;
+static int path_functions(engine *g, int role, int role2, int only, size_t count, size_t *n_fun_out) {
+  size_t t, e, n_fun = 0, n_out = 0, i, *next, *order;
   int a, b;
   for (t = 0; t < g->nt; ++t)
     for (a = 0; a < EKOC_NB; ++a)
@@ -384,6 +409,7 @@ static int path_functions(engine *g, int role, int role2, size_t count, size_t *
         double lim = g->tops[t].lim[a][b];
         size_t at = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b;
         if (g->role[t][a][b] != role && g->role[t][a][b] != role2) continue;
+        if (only && !g->only[at]) continue;
         for (e = 0; e < n_fun; ++e)
           if (g->src_lim[e] == lim && !memcmp(g->src[e], v, count * sizeof *v)) break;
         if (e == n_fun) {
@@ -400,31 +426,26 @@ static int path_functions(engine *g, int role, int role2, size_t count, size_t *
         for (i = 0; i < count; ++i) /* the largest of the blocks sharing the function */
           g->f_size[e * count + i] = fmax(g->f_size[e * count + i], c_abs(g->w[i]) * (size[i] + fabs(lim)));
         g->out_fun[n_out] = e;
-        g->out_val[n_out] = g->val[at]; /* grouped below */
-        g->out_err[n_out++] = g->err[at];
+        g->out_id[n_out++] = at;
       }
-  /* counting sort of the outputs by function: out_start[e] .. out_start[e+1] */
+  /* the outputs grouped by function (counting sort): out_start[e] .. out_start[e+1] */
+  next = malloc((n_fun + 1) * sizeof *next);
+  order = malloc((n_out ? n_out : 1) * sizeof *order);
+  if (!next || !order) {
+    free(next), free(order);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+  }
   for (e = 0; e <= n_fun; ++e) g->out_start[e] = 0;
   for (i = 0; i < n_out; ++i) g->out_start[g->out_fun[i] + 1]++;
   for (e = 0; e < n_fun; ++e) g->out_start[e + 1] += g->out_start[e];
-  slot = g->out_fun; /* reused: the outputs in function order, built in place via a second pass */
-  {
-    double **val = malloc((n_out ? n_out : 1) * sizeof *val), **err = malloc((n_out ? n_out : 1) * sizeof *err);
-    size_t *next = malloc((n_fun ? n_fun : 1) * sizeof *next);
-    if (!val || !err || !next) {
-      free(val), free(err), free(next);
-      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
-    }
-    for (e = 0; e < n_fun; ++e) next[e] = g->out_start[e];
-    for (i = 0; i < n_out; ++i) {
-      size_t q = next[slot[i]]++;
-      val[q] = g->out_val[i];
-      err[q] = g->out_err[i];
-    }
-    memcpy(g->out_val, val, n_out * sizeof *val);
-    memcpy(g->out_err, err, n_out * sizeof *err);
-    free(val), free(err), free(next);
+  for (e = 0; e < n_fun; ++e) next[e] = g->out_start[e];
+  for (i = 0; i < n_out; ++i) order[next[g->out_fun[i]]++] = g->out_id[i];
+  for (i = 0; i < n_out; ++i) {
+    g->out_id[i] = order[i];
+    g->out_val[i] = g->val[order[i]];
+    g->out_err[i] = g->err[order[i]];
   }
+  free(next), free(order);
   g->n_out = n_out;
   *n_fun_out = n_fun;
   return EKOC_OK;
@@ -436,12 +457,35 @@ static int path_functions(engine *g, int role, int role2, size_t count, size_t *
  * N-space values, transforms and products are then taken once. */
 static int one_path(const ekoc_band *bd) { return bd->tau_hi <= EKOC_BAND_ONE_PATH_TAU; }
 
-/* Band b on one path: its entries, with twice the nodes while some miss the
- * tolerance (up to EKOC_NSPACE_NODES_MAX intervals). */
+/* After a pass whose entries missed the tolerance somewhere: the blocks of
+ * the functions that did (g->only), the targets they belong to and the
+ * parts on those targets' paths (active), the rows to recompute (g->rows). */
+static void refine_only(engine *g, size_t n_fun) {
+  const ekoc_plan *p = g->p;
+  size_t e, o, t;
+  int s;
+  memset(g->only, 0, g->nt * EKOC_NB * EKOC_NB);
+  memset(g->target_active, 0, g->nt);
+  memset(g->active, 0, p->n_jobs);
+  for (e = 0; e < n_fun; ++e)
+    for (o = g->out_start[e]; g->fun_over[e] && o < g->out_start[e + 1]; ++o) {
+      g->only[g->out_id[o]] = 1;
+      g->target_active[g->out_id[o] / (EKOC_NB * EKOC_NB)] = 1;
+    }
+  for (t = 0; t < g->nt; ++t)
+    for (s = 0; g->target_active[t] && s < p->n_steps[g->t0 + t]; ++s) g->active[p->steps[g->t0 + t][s].job] = 1;
+  memcpy(g->rows, g->row_over, g->nx);
+}
+
+/* Band b on one path: its entries, then those of the functions and rows
+ * that missed the tolerance again with twice the nodes, while some do (up to
+ * EKOC_NSPACE_NODES_MAX intervals); the others keep the first rule's. */
 static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
   const ekoc_band *bd = &g->bp->band[b];
-  int m = g->opt.first_nodes, rc;
+  int m = g->opt.first_nodes, rc, first = 1;
   uint64_t ts = ekoc_profile_now_ns(g->prof);
+  memcpy(g->active, g->need, g->p->n_jobs);
+  memset(g->target_active, 1, g->nt);
   for (;;) {
     ekoc_band_invert_args args;
     size_t count = (size_t)m + 1, n_fun = 0, over = 0;
@@ -452,7 +496,7 @@ static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
       *roles_done = 1;
     }
     if (rc != EKOC_OK) return rc;
-    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && one_path(bd) ? ROLE_NS : -1, count,
+    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && one_path(bd) ? ROLE_NS : -1, !first, count,
                         &n_fun);
     if (rc != EKOC_OK) return rc;
     if (n_fun == 0 || bd->n_entries == 0) return EKOC_OK;
@@ -471,6 +515,11 @@ static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
     args.epsabs = g->rq->epsabs;
     args.epsrel = g->rq->epsrel;
     args.n_threads = g->rq->n_threads;
+    args.rows = first ? NULL : g->rows;
+    args.row_over = g->row_over;
+    args.fun_over = g->fun_over;
+    memset(g->row_over, 0, g->nx);
+    memset(g->fun_over, 0, n_fun);
     rc = ekoc_band_invert(&args, &over);
     if (rc == EKOC_OK && (over == 0 || m >= EKOC_NSPACE_NODES_MAX)) {
       char name[EKOC_PROFILE_NAME_LEN];
@@ -479,6 +528,8 @@ static int band_path(engine *g, int b, int singlet_path, int *roles_done) {
       ekoc_profile_stage(g->prof, name, ts);
     }
     if (rc != EKOC_OK || over == 0 || m >= EKOC_NSPACE_NODES_MAX) return rc;
+    refine_only(g, n_fun);
+    first = 0;
     m *= 2;
   }
 }

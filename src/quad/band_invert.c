@@ -53,11 +53,13 @@ typedef struct band_scratch {
   size_t ld_c;
   double *p_re, *p_im;        /* [column][node]: transforms of one range */
   ekoc_band_transform_scratch ts;
+  unsigned char *fun_over;    /* the thread's share of ekoc_band_invert_args.fun_over */
 } band_scratch;
 
 static void scratch_free(band_scratch *s) {
   free(s->b_sh), free(s->b_own), free(s->sum_sh), free(s->sum_own), free(s->a);
   free(s->max_a), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p_re), free(s->p_im);
+  free(s->fun_over);
   ekoc_band_transform_scratch_free(&s->ts);
 }
 
@@ -81,7 +83,8 @@ static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int32_t bd_degree
   s->c_size = calloc(s->rows * s->ld_c, sizeof(double));
   s->p_re = calloc(s->ld_c * (size_t)(m + 1), sizeof(double));
   s->p_im = calloc(s->ld_c * (size_t)(m + 1), sizeof(double));
-  return s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
+  s->fun_over = calloc(s->rows, 1);
+  return s->fun_over && s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
          s->c_size && s->p_re && s->p_im &&
          ekoc_band_transform_scratch_alloc(&s->ts, s->ld_c, (size_t)m + 1, bd_degree);
 }
@@ -148,7 +151,10 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
       double v = ce[c] + co[c], bound = sqrt(cs[c]);
       double err = fabs(co[c] - ce[c]) + (NOISE_EPS + a->tail) * bound; /* |T_m - T_m/2| + floors */
       size_t at = k * nx + j0 + c, o;
-      if (err > ekoc_quad_tolerance(a->epsabs, a->epsrel, v)) ++over;
+      if (err > ekoc_quad_tolerance(a->epsabs, a->epsrel, v)) {
+        ++over;
+        s->fun_over[e] = 1;
+      }
       for (o = a->out_start[e]; o < a->out_start[e + 1]; ++o) {
         a->val[o][at] = v;
         a->err[o][at] = err;
@@ -166,11 +172,17 @@ static size_t block_entries(const ekoc_band_invert_args *a, band_scratch *s, eko
   double ref = lg[blk->k1];
   size_t over = 0, shared = (size_t)(blk->s_hi - blk->s_lo);
   int32_t k;
+  if (a->rows) { /* a block with none of the rows asked for is skipped whole */
+    for (k = blk->k0; k <= blk->k1 && !a->rows[k]; ++k) {
+    }
+    if (k > blk->k1) return 0;
+  }
   if (shared > 0)
     fill_transforms(a, s, (size_t)blk->s_lo, (size_t)blk->s_hi, -INFINITY, ref, s->b_sh, s->ld_sh, s->ld_sh,
                     s->sum_sh);
   for (k = blk->k0; k <= blk->k1; ++k) {
-    size_t own = (size_t)(bd->j_own[k] - bd->j_lo[k]), rest = (size_t)(bd->j_hi[k] - bd->j_own[k]);
+    size_t own = (size_t)(bd->j_own[k] - bd->j_lo[k]), rest = (size_t)(bd->j_hi[k] - bd->j_own[k]), before = over;
+    if (a->rows && !a->rows[k]) continue;
     if (own > 0) {
       fill_transforms(a, s, (size_t)bd->j_lo[k], (size_t)bd->j_own[k], lg[k], lg[k], s->b_own, s->ld_own,
                       round_up(own, EKOC_REAL_GEMM_COLS), s->sum_own);
@@ -183,6 +195,7 @@ static size_t block_entries(const ekoc_band_invert_args *a, band_scratch *s, eko
       over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_own[k], rest, s->b_sh + c0, s->ld_sh,
                           s->sum_sh + c0);
     }
+    if (over > before && a->row_over) a->row_over[k] = 1; /* rows of a block are one thread's */
   }
   return over;
 }
@@ -201,6 +214,12 @@ int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
 #pragma omp for schedule(dynamic, 1)
     for (q = 0; q < nb; ++q)
       if (ok) over += block_entries(a, &s, gemm, &a->band->block[q]);
+    if (ok && a->fun_over)
+#pragma omp critical(ekoc_band_fun_over)
+    {
+      size_t e;
+      for (e = 0; e < a->n_functions; ++e) a->fun_over[e] |= s.fun_over[e];
+    }
     scratch_free(&s);
   }
   *n_over = over;

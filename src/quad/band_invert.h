@@ -48,12 +48,16 @@ typedef struct ekoc_band_invert_args {
   double *const *val, *const *err;
   double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |value|) */
   int n_threads;         /* 0: OpenMP's default */
+  const unsigned char *rows; /* nx flags: only these rows (NULL: every row of the band) */
+  unsigned char *row_over;   /* nx flags set where a row has an entry over (may be NULL) */
+  unsigned char *fun_over;   /* E flags set where a function has an entry over (may be NULL) */
 } ekoc_band_invert_args;
 
-/* Writes the band's entries of every function to its outputs; *n_over counts
- * the entries (of this contribution) whose stated error exceeds the
- * tolerance. Errors: EKOC_ERR_NO_MEMORY (scratch); then the outputs hold a
- * part of the band. */
+/* Writes the band's entries of every function to its outputs (in the rows
+ * asked for); *n_over counts the entries (of this contribution) whose stated
+ * error exceeds the tolerance, and row_over / fun_over mark where they are.
+ * Errors: EKOC_ERR_NO_MEMORY (scratch); then the outputs hold a part of the
+ * band. */
 int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over);
 
 #endif /* EKOC_QUAD_BAND_INVERT_H */
