@@ -1,0 +1,273 @@
+/* nspace_state.c: a run of the N-space backend before the inversion
+ * (nspace_state.h). */
+#include "evol/nspace_state.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evol/part_layout.h"
+#include "status.h"
+
+/* Whether two families get the same towers (quad/nspace_cache.c keys them alike). */
+static int same_towers(const ekoc_nspace_cfg *a, const ekoc_nspace_cfg *b) {
+  int i;
+  if (a->kind != b->kind || a->family != b->family || a->order != b->order || a->nf != b->nf ||
+      a->polarized != b->polarized || a->time_like != b->time_like)
+    return 0;
+  if (a->kind == EKOC_KIND_MATCHING && a->ome_log != b->ome_log) return 0;
+  if (a->kind == EKOC_KIND_EVOLUTION && a->order >= 4) {
+    for (i = 0; i < 7; ++i)
+      if (a->n3lo_ad_variation[i] != b->n3lo_ad_variation[i]) return 0;
+    if (a->use_fhmruvv != b->use_fhmruvv) return 0;
+  }
+  return 1;
+}
+
+void ekoc_nspace_state_free(ekoc_nspace_state *g) {
+  size_t i, nj = g->p ? g->p->n_jobs : 0;
+  if (g->parts)
+    for (i = 0; i < nj; ++i) ekoc_nsop_clear(&g->parts[i]);
+  if (g->tops)
+    for (i = 0; i < g->nt; ++i) ekoc_nsop_clear(&g->tops[i]);
+  if (g->tower)
+    for (i = 0; i < 2 * nj; ++i) free(g->tower[i]), free(g->values[i]);
+  if (g->val)
+    for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->val[i]), free(g->err[i]);
+  free(g->parts), free(g->tops), free(g->tower), free(g->values), free(g->val), free(g->err);
+  free(g->need), free(g->active), free(g->target_active), free(g->tower_now), free(g->only), free(g->rows);
+  free(g->row_over), free(g->fun_over), free(g->out_id), free(g->owner), free(g->lim_e), free(g->singular), free(g->constant), free(g->regular_fam);
+  free(g->role);
+  free(g->delta), free(g->corner);
+  free(g->n), free(g->w), free(g->n_re), free(g->n_im), free(g->sums), free(g->scratch);
+  free(g->f), free(g->f_size), free(g->src), free(g->src_lim), free(g->out_start), free(g->out_fun), free(g->out_val),
+      free(g->out_err);
+  ekoc_band_plan_free(g->bp);
+}
+
+/* The parts the targets need, their elements' large-N limits and the tower sharing. */
+static int engine_parts(ekoc_nspace_state *g) {
+  const ekoc_plan *p = g->p;
+  size_t t, j, i;
+  int s, rc = EKOC_OK;
+  for (t = g->t0; t < g->t0 + g->nt; ++t)
+    for (s = 0; s < p->n_steps[t]; ++s) g->need[p->steps[t][s].job] = 1;
+  for (j = 0; j < p->n_jobs; ++j) {
+    const ekoc_plan_job *job = &p->jobs[j];
+    ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
+    int n = ekoc_part_elements(job, map), e, f;
+    if (!g->need[j] || job->unity) continue;
+    if (job->is_matching && job->family[1].matching_method == EKOC_MATCHING_BACKWARD_EXACT)
+      return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                        "request.inversion_method=exact with request.backend=nspace: the path of target %zu runs "
+                        "down through the threshold at mu2=%g, and the exact inverse of the matching matrix has "
+                        "poles at large |N| (where its determinant vanishes) that the band paths reach; use "
+                        "inversion_method=expanded or the batch backend",
+                        g->t0, job->mu2_from);
+    for (f = 0; f < 2; ++f) {
+      rc = ekoc_nspace_cfg_check(&job->family[f]);
+      if (rc != EKOC_OK) return rc;
+      g->owner[JF(j, f)] = JF(j, f);
+      for (i = 0; i < j; ++i)
+        if (g->need[i] && !p->jobs[i].unity && same_towers(&p->jobs[i].family[f], &job->family[f])) {
+          g->owner[JF(j, f)] = g->owner[JF(i, f)];
+          break;
+        }
+      if (ekoc_nspace_takes_sums(&job->family[f])) g->takes_sums = 1;
+    }
+    for (e = 0; e < n; ++e) { /* a matching is 1 + O(a_s) on its diagonal; evolution decays at large N */
+      double c;
+      double *lim = &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e];
+      if (ekoc_part_element_constant(&job->family[map[e].family], map[e].element, &c, &rc)) {
+        *lim = c;
+        g->constant[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e] = 1;
+      } else if (rc != EKOC_OK)
+        return rc;
+      else
+        *lim = job->is_matching && map[e].diagonal ? 1.0 : 0.0;
+    }
+  }
+  return EKOC_OK;
+}
+
+/* The values of every needed part's families at the count points in
+ * g->n_re, g->n_im (all families, or only those with elements regular at
+ * N = 1), from towers shared between parts with the same ones. Values that
+ * are not finite are left for the caller to find in what it uses. */
+static int eval_parts(ekoc_nspace_state *g, size_t count, int regular_only) {
+  const ekoc_plan *p = g->p;
+  size_t j;
+  int f, rc;
+  if (g->takes_sums) {
+    rc = ekoc_nspace_sums(count, g->n_re, g->n_im, g->sums);
+    if (rc != EKOC_OK) return rc;
+  }
+  memset(g->tower_now, 0, 2 * p->n_jobs);
+  for (j = 0; j < p->n_jobs; ++j) /* the towers the active families read */
+    for (f = 0; f < 2 && g->active[j] && !p->jobs[j].unity; ++f)
+      if (!regular_only || g->regular_fam[JF(j, f)]) g->tower_now[g->owner[JF(j, f)]] = 1;
+  for (j = 0; j < p->n_jobs; ++j)
+    for (f = 0; f < 2; ++f)
+      if (g->tower_now[JF(j, f)]) {
+        const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
+        rc = ekoc_nspace_towers_from_sums(cfg, count, g->n_re, g->n_im, ekoc_nspace_takes_sums(cfg) ? g->sums : NULL,
+                                          g->scratch, g->tower[JF(j, f)]);
+        if (rc != EKOC_OK) return rc;
+      }
+  for (j = 0; j < p->n_jobs; ++j) {
+    if (!g->active[j] || p->jobs[j].unity) continue;
+    for (f = 0; f < 2; ++f) {
+      const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
+      int own = g->owner[JF(j, f)], len = ekoc_nspace_tower_len(cfg), size = ekoc_nspace_family_size(cfg);
+      if (regular_only && !g->regular_fam[JF(j, f)]) continue;
+      if (ekoc_nspace_from_towers(cfg, count, g->tower[own], (size_t)len, g->values[JF(j, f)], (size_t)size) != count)
+        return ekoc_error(EKOC_ERR_NUMERICAL, "N-space backend: the backward-exact matching matrix at mu2=%g is "
+                                              "singular on the path", p->jobs[j].mu2_from);
+    }
+  }
+  return EKOC_OK;
+}
+
+/* Which elements of the needed parts are singular at N = 1: their Laurent
+ * coefficients of (N - 1)^-p, p = 1..3, from CIRCLE_POINTS values on the
+ * circle |N - 1| = CIRCLE_RADIUS, against the element's largest value there.
+ * The nearest other singularity, N = 0, lies 4 radii away, so the positive
+ * powers alias into them below 4^-44; an analytic element leaves rounding
+ * (~1e-16), a pole O(1). Such elements need a path that encloses N = 1. */
+#define CIRCLE_POINTS 48
+#define CIRCLE_RADIUS 0.25
+#define SINGULAR_TOLERANCE 1e-10
+static int classify_elements(ekoc_nspace_state *g) {
+  const ekoc_plan *p = g->p;
+  size_t j, q;
+  int rc;
+  for (q = 0; q < CIRCLE_POINTS; ++q) {
+    double phi = 2.0 * EKOC_PI * ((double)q + 0.5) / CIRCLE_POINTS;
+    g->n_re[q] = 1.0 + CIRCLE_RADIUS * cos(phi);
+    g->n_im[q] = CIRCLE_RADIUS * sin(phi);
+  }
+  memcpy(g->active, g->need, p->n_jobs);
+  rc = eval_parts(g, CIRCLE_POINTS, 0);
+  for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
+    ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
+    int n = ekoc_part_elements(&p->jobs[j], map), e, k;
+    if (!g->need[j] || p->jobs[j].unity) continue;
+    for (e = 0; e < n; ++e) {
+      int f = map[e].family, size = ekoc_nspace_family_size(&p->jobs[j].family[f]);
+      const ekoc_complex *v = g->values[JF(j, f)] + map[e].element;
+      double big = 0.0, coef = 0.0;
+      for (q = 0; q < CIRCLE_POINTS; ++q) big = fmax(big, c_abs(v[q * (size_t)size]));
+      for (k = 1; k <= 3; ++k) {
+        ekoc_complex acc = c_real(0.0);
+        for (q = 0; q < CIRCLE_POINTS; ++q) {
+          double phi = 2.0 * EKOC_PI * k * ((double)q + 0.5) / CIRCLE_POINTS;
+          acc = c_add(acc, c_mul(v[q * (size_t)size], c_make(cos(phi), sin(phi))));
+        }
+        coef = fmax(coef, c_abs(acc) / CIRCLE_POINTS);
+      }
+      g->singular[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e] = !(coef <= SINGULAR_TOLERANCE * big);
+      if (!g->singular[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e]) g->regular_fam[JF(j, f)] = 1;
+    }
+  }
+  return rc;
+}
+
+int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
+  size_t nj = g->p->n_jobs, cap = EKOC_NSPACE_NODES_MAX + 1, j;
+  int f;
+  g->cap = cap;
+  g->need = calloc(nj, 1);
+  g->active = calloc(nj, 1);
+  g->target_active = calloc(g->nt, 1);
+  g->tower_now = calloc(2 * nj, 1);
+  g->only = calloc(g->nt * EKOC_NB * EKOC_NB, 1);
+  g->rows = calloc(g->nx, 1);
+  g->row_over = calloc(g->nx, 1);
+  g->owner = calloc(2 * nj, sizeof *g->owner);
+  g->lim_e = calloc(nj * EKOC_JOB_MAX_ELEMENTS, sizeof *g->lim_e);
+  g->singular = calloc(nj * EKOC_JOB_MAX_ELEMENTS, 1);
+  g->constant = calloc(nj * EKOC_JOB_MAX_ELEMENTS, 1);
+  g->regular_fam = calloc(2 * nj, 1);
+  g->parts = calloc(nj, sizeof *g->parts);
+  g->tops = calloc(g->nt, sizeof *g->tops);
+  g->tower = calloc(2 * nj, sizeof *g->tower);
+  g->values = calloc(2 * nj, sizeof *g->values);
+  g->role = calloc(g->nt, sizeof *g->role);
+  g->delta = calloc(g->nt, sizeof *g->delta);
+  g->corner = calloc(g->nt, sizeof *g->corner);
+  g->val = calloc(g->nt * EKOC_NB * EKOC_NB, sizeof *g->val);
+  g->err = calloc(g->nt * EKOC_NB * EKOC_NB, sizeof *g->err);
+  g->n = malloc(cap * sizeof *g->n);
+  g->w = malloc(cap * sizeof *g->w);
+  g->n_re = malloc(cap * sizeof *g->n_re);
+  g->n_im = malloc(cap * sizeof *g->n_im);
+  g->sums = malloc(cap * EKOC_NSPACE_SUMS_LEN * sizeof *g->sums);
+  g->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *g->scratch);
+  if (!g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
+      !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
+      !g->tops || !g->tower || !g->values || !g->role ||
+      !g->delta || !g->corner || !g->val || !g->err || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
+      !g->scratch)
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+  for (j = 0; j < nj; ++j) ekoc_nsop_init(&g->parts[j], 0);
+  for (j = 0; j < g->nt; ++j) ekoc_nsop_init(&g->tops[j], 0);
+  {
+    int rc = engine_parts(g);
+    if (rc != EKOC_OK) return rc;
+  }
+  for (j = 0; j < nj; ++j)
+    for (f = 0; f < 2; ++f) {
+      const ekoc_nspace_cfg *cfg = &g->p->jobs[j].family[f];
+      if (!g->need[j] || g->p->jobs[j].unity) continue;
+      if (g->owner[JF(j, f)] == (int)JF(j, f)) {
+        g->tower[JF(j, f)] = malloc(cap * (size_t)ekoc_nspace_tower_len(cfg) * sizeof(ekoc_complex));
+        if (!g->tower[JF(j, f)]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+      }
+      g->values[JF(j, f)] = malloc(cap * (size_t)ekoc_nspace_family_size(cfg) * sizeof(ekoc_complex));
+      if (!g->values[JF(j, f)]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+    }
+  return classify_elements(g);
+}
+
+/* The nodes of band bd's path with this offset and m intervals and every
+ * needed part's values there (eval_parts: on the non-singlet-like path the
+ * families with elements regular at N = 1 only). */
+int ekoc_nspace_path_values(ekoc_nspace_state *g, const ekoc_band *bd, int singlet_path, int m) {
+  size_t count = (size_t)m + 1, i;
+  ekoc_band_nodes(bd, singlet_path ? 1.0 : 0.0, m, g->n, g->w, &g->tail);
+  for (i = 0; i < count; ++i) {
+    g->n_re[i] = g->n[i].re;
+    g->n_im[i] = g->n[i].im;
+  }
+  return eval_parts(g, count, !singlet_path);
+}
+
+/* The active parts' matrices from the values of path_values (regular_only:
+ * without their elements singular at N = 1) and the active targets'
+ * operators into tops[0..nt-1]. */
+int ekoc_nspace_path_compose(ekoc_nspace_state *g, size_t count, int regular_only, ekoc_nsop *tops) {
+  const ekoc_plan *p = g->p;
+  size_t j, t;
+  for (j = 0; j < p->n_jobs; ++j) {
+    const ekoc_complex *vals[2] = {NULL, NULL};
+    if (!g->active[j]) continue;
+    if (!p->jobs[j].unity) {
+      vals[0] = g->values[JF(j, 0)];
+      vals[1] = g->values[JF(j, 1)];
+    }
+    g->parts[j].count = count;
+    if (!ekoc_nsop_part(&p->jobs[j], 0, vals, &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS],
+                        &g->constant[j * EKOC_JOB_MAX_ELEMENTS],
+                        regular_only && !p->jobs[j].unity ? &g->singular[j * EKOC_JOB_MAX_ELEMENTS] : NULL,
+                        &g->parts[j]))
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+  }
+  for (t = 0; t < g->nt; ++t) {
+    if (!g->target_active[t]) continue;
+    tops[t].count = count;
+    if (!ekoc_nsop_target(p, g->t0 + t, g->parts, &tops[t]))
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+  }
+  return EKOC_OK;
+}
+
