@@ -204,9 +204,11 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 # both runs: eko's settings (reproduces eko), then the converged settings
 # (reproduces the tables' digits; perf/lha.c, perf/lha_exceptions.h); then the
 # polarized parts, tables 16-18 of hep-ph/0511119, the same two ways (perf/lha_polarized.c)
-# The converged runs use the batch driver unless CONVERGED_BACKEND says otherwise:
-# at their settings (degree 6, 24 steps) the adaptive one takes minutes.
-CONVERGED_BACKEND ?= batch
+# The converged runs use the N-space backend (parts multiplied in N-space,
+# one inversion per target: docs/physics.md §3.2) unless CONVERGED_BACKEND
+# says otherwise (batch: eko's x-space products; the adaptive driver takes
+# minutes at these settings).
+CONVERGED_BACKEND ?= nspace
 lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized $(BUILD)/perf/lha_time_like
 	$(BUILD)/perf/lha --backend $(BACKEND)
 	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged

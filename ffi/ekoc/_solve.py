@@ -433,7 +433,11 @@ def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: i
     theory_card, operator_card: eko 0.15 TheoryCard / OperatorCard objects,
         or dicts with the same fields (scales linear in GeV).
     backend: "adaptive" (GSL QAGS per entry, as eko), "batch" (fixed nodes,
-        N-space work shared by all entries) or "gpu".
+        N-space work shared by all entries), "gpu", or "nspace" (each
+        target's parts multiplied in N-space and its operator inverted once
+        on banded paths: no x-space products, so no interpolation of the
+        intermediate PDFs; refuses QED, the truncated and perturbative
+        methods above LO and backward-exact matchings; docs/physics.md §3.2).
     n_threads: worker threads; None takes the card's n_integration_cores
         (<= 0: all cores).
     progress: None, True (a bar: tqdm when installed) or a callable
