@@ -100,6 +100,15 @@ static void card_random(rnd *r, card *c, int nx_min, int nx_max, int degree_max)
   card_describe(c);
 }
 
+/* The first large card of the large-grid tests: the fit grid's shape on 300
+ * points from 1e-9. */
+static void card_fit300(card *c) {
+  c->nx = 300;
+  c->xmin = 1e-9;
+  c->grid_kind = GRID_MIXED;
+  card_describe(c);
+}
+
 /* The card's grid into g[0..nx-1]: lambertgrid; log-uniform; two thirds
  * log-uniform up to 0.1 and a third linear above (the fit grids' shape); the
  * same with the linear part ending at 0.93 before 1 (pineko's grid). */

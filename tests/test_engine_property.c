@@ -256,12 +256,7 @@ static void test_property_large_grids(void **state) {
     card c;
     job_data t;
     card_random(&r, &c, 150, 300, 8);
-    if (n == 0) {
-      c.nx = 300;
-      c.xmin = 1e-9;
-      c.grid_kind = GRID_MIXED;
-      card_describe(&c);
-    }
+    if (n == 0) card_fit300(&c);
     job_make(&t, &c);
     reference_rows(&t, rows, n_rows, 64, 0.05);
     for (be = 0; be < 2; ++be) {

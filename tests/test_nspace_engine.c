@@ -305,12 +305,7 @@ static void test_property_large_grids(void **state) {
     ekoc_blockop op, taint, top, ttaint;
     reference by_op = {&top, NULL}, by_job = {NULL, &t};
     card_nspace(&r, &c, 150, 300);
-    if (n == 0) {
-      c.nx = 300;
-      c.xmin = 1e-9;
-      c.grid_kind = GRID_MIXED;
-      card_describe(&c);
-    }
+    if (n == 0) card_fit300(&c);
     job_make(&t, &c);
     reference_rows(&t, rows, 3, 512, 1e-5);
     plan_of_card(&o, &c, &t);

@@ -139,39 +139,15 @@ static int nsop_mul(const ekoc_nsop *a, const ekoc_nsop *b, ekoc_nsop *out) {
   return 1;
 }
 
-/* out = m a, m a constant basis rotation. out is distinct from a. */
+/* out = m a, m a constant basis rotation: a product with the operator whose
+ * every block, limit and corner is m's entry. out is distinct from a. */
 static int nsop_rotate_left(const double m[EKOC_NB][EKOC_NB], const ekoc_nsop *a, ekoc_nsop *out) {
-  int r, c, k;
-  size_t i, count = a->count;
-  ekoc_nsop_clear(out);
-  for (r = 0; r < EKOC_NB; ++r)
-    for (c = 0; c < EKOC_NB; ++c) {
-      double lim = 0.0, corner = 0.0;
-      for (k = 0; k < EKOC_NB; ++k) {
-        if (m[r][k] == 0.0) continue;
-        lim += m[r][k] * a->lim[k][c];
-        corner += m[r][k] * a->corner[k][c];
-        if (!present(a, k, c)) continue;
-        if (a->v[k][c]) {
-          ekoc_complex *o = block_array(out, r, c);
-          if (!o) return 0;
-          for (i = 0; i < count; ++i) {
-            o[i] = c_add(o[i], c_scale(a->v[k][c][i], m[r][k]));
-            out->size[r][c][i] += fabs(m[r][k]) * a->size[k][c][i];
-          }
-        } else if (out->v[r][c]) {
-          for (i = 0; i < count; ++i) {
-            out->v[r][c][i] = c_add_real(out->v[r][c][i], m[r][k] * a->k[k][c]);
-            out->size[r][c][i] += fabs(m[r][k] * a->k[k][c]);
-          }
-        } else {
-          out->k[r][c] += m[r][k] * a->k[k][c];
-        }
-      }
-      out->lim[r][c] = lim;
-      out->corner[r][c] = corner;
-    }
-  return 1;
+  ekoc_nsop rot;
+  ekoc_nsop_init(&rot, a->count);
+  memcpy(rot.k, m, sizeof rot.k);
+  memcpy(rot.lim, m, sizeof rot.lim);
+  memcpy(rot.corner, m, sizeof rot.corner);
+  return nsop_mul(&rot, a, out);
 }
 
 /* A deep copy. */
