@@ -156,10 +156,12 @@ static int compose_target(const ekoc_plan *p, size_t t, size_t index, size_t nx,
   return EKOC_OK;
 }
 
-/* (compose.h) Threads scan separate blocks (n_threads, 0: OpenMP's
- * default); the first bad entry in block order is named, whatever the
- * thread count. */
-int ekoc_compose_check_finite(const ekoc_blockop *op, size_t t, double mu2, int n_threads) {
+/* EKOC_ERR_NUMERICAL if a value or error of a composed operator is not
+ * finite: products of finite parts can still overflow (e.g. the estimates of
+ * failed integrations on extreme grids), and a NaN must never be handed out.
+ * Threads scan separate blocks (n_threads, 0: OpenMP's default); the first
+ * bad entry in block order is named, whatever the thread count. */
+static int check_finite(const ekoc_blockop *op, size_t t, double mu2, int n_threads) {
   size_t n = op->nx * op->nx;
   long first[EKOC_NB * EKOC_NB];
   int ab;
@@ -233,7 +235,7 @@ static int compose_values(const ekoc_plan *p, const ekoc_request *rq, const ekoc
   int rc;
   for (t = 0; t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, memo, &op->ops[t]);
-    if (rc == EKOC_OK) rc = ekoc_compose_check_finite(&op->ops[t], tg->first[t], tg->mu2[t], rq->n_threads);
+    if (rc == EKOC_OK) rc = check_finite(&op->ops[t], tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc != EKOC_OK) return rc;
   }
   return EKOC_OK;
@@ -397,7 +399,7 @@ int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets
   if (rc == EKOC_OK && n_failed > 0) rc = taints_prepare(p);
   for (t = 0; rc == EKOC_OK && t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, shared_value, &value);
-    if (rc == EKOC_OK) rc = ekoc_compose_check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
+    if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc == EKOC_OK && n_failed > 0)
       rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, shared_taint, &taint);
     if (rc == EKOC_OK) rc = stream_hand_out(tg, mu2, next, t, rq->nf0, p->unified, n_failed, &value, &taint, fn, data);

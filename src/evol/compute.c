@@ -84,8 +84,6 @@ static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ek
   }
   for (t = 0; rc == EKOC_OK && t < n; t += chunk) {
     rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, NULL, prof, ops + t, taints + t, &n_failed);
-    for (i = t; rc == EKOC_OK && i < t + chunk; ++i)
-      rc = ekoc_compose_check_finite(&ops[i], tg->first[i], tg->mu2[i], rq->n_threads);
     if (rc == EKOC_OK && fn) { /* the view's ekoc_operator_failures: the count so far */
       rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, 0, n_failed, &ops[t], &taints[t], fn, data);
       ekoc_blockop_clear(&ops[t]);

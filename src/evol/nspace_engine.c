@@ -75,7 +75,8 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
     g->out_err = malloc((n_fun ? n_fun : 1) * sizeof *g->out_err);
     g->out_id = malloc((n_fun ? n_fun : 1) * sizeof *g->out_id);
     g->fun_over = calloc(n_fun ? n_fun : 1, 1);
-    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->src || !g->src_lim || !g->out_start || !g->out_fun || !g->out_val || !g->out_err)
+    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->src || !g->src_lim || !g->out_start ||
+        !g->out_fun || !g->out_val || !g->out_err)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
   return rc;
@@ -223,7 +224,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
 }
 
 /* The targets' operators from the outputs: constants back, eko's x = 1 row,
- * the entries that miss the tolerance flagged. */
+ * the entries that miss the tolerance flagged, a non-finite one an error. */
 static int engine_finish(ekoc_nspace_state *g, ekoc_blockop *ops, ekoc_blockop *taints, size_t *n_failed) {
   size_t nx = g->nx, t, k;
   int a, b;
@@ -236,8 +237,13 @@ static int engine_finish(ekoc_nspace_state *g, ekoc_blockop *ops, ekoc_blockop *
         for (k = 0; k + 1 < nx; ++k) v[k * nx + k] += g->delta[t][a][b];
         for (k = 0; k < nx; ++k) v[(nx - 1) * nx + k] = er[(nx - 1) * nx + k] = 0.0;
         v[nx * nx - 1] = g->corner[t][a][b];
-        for (k = 0; k < nx * nx; ++k)
-          if (er[k] > ekoc_quad_tolerance(g->rq->epsabs, g->rq->epsrel, v[k]) || !isfinite(er[k])) {
+        for (k = 0; k < nx * nx; ++k) {
+          if (!isfinite(v[k]) || !isfinite(er[k])) /* a NaN is never handed out */
+            return ekoc_error(EKOC_ERR_NUMERICAL,
+                              "the operator of target %zu (mu2=%g) has a non-finite entry %g +- %g (block %d,%d, x "
+                              "index %zu,%zu)",
+                              g->t0 + t, g->rq->mu2[g->t0 + t], v[k], er[k], a, b, k / nx, k % nx);
+          if (er[k] > ekoc_quad_tolerance(g->rq->epsabs, g->rq->epsrel, v[k])) {
             if (!flags) {
               flags = ekoc_blockop_block(&taints[t], a, b);
               if (!flags) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory marking entries");
@@ -245,6 +251,7 @@ static int engine_finish(ekoc_nspace_state *g, ekoc_blockop *ops, ekoc_blockop *
             taints[t].err[a][b][k] = 1.0;
             ++failed;
           }
+        }
         if (flags) taints[t].exact[a][b] = 0;
         *n_failed += failed;
         if (!ekoc_blockop_adopt(&ops[t], a, b, v, er))

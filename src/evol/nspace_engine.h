@@ -37,8 +37,9 @@ void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o);
  * request's tolerance, no blocks where none does); *n_failed is increased
  * by the entries that miss it. Records the profile stage "bands".
  * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's errors,
- * EKOC_ERR_NUMERICAL (a backward-exact matching matrix singular at a node, a
- * non-finite value), EKOC_ERR_CANCELLED (progress callback). */
+ * EKOC_ERR_NUMERICAL (a non-finite value at a node or entry, the message
+ * naming it), EKOC_ERR_UNSUPPORTED (a backward-exact matching on a target's
+ * path), EKOC_ERR_CANCELLED (progress callback). */
 int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,
                            const ekoc_nspace_engine_options *opt, ekoc_profile *prof, ekoc_blockop *ops,
                            ekoc_blockop *taints, size_t *n_failed);
