@@ -20,7 +20,8 @@
  * And the composition itself, where the exact answer is known: two LO
  * segments equal the one over both ranges (the LO kernel is the
  * exponential of one matrix), and the basis rotations of a forward and a
- * backward matching cancel.
+ * backward matching cancel. The progress callback reaches its total and
+ * cancels.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -438,12 +439,62 @@ static void test_rotations_cancel(void **state) {
   ekoc_interp_free(ip);
 }
 
+typedef struct progress_log {
+  uint64_t calls, last_done, total, cancel_at; /* cancel_at 0: never */
+  int monotone;
+} progress_log;
+
+static int log_progress(void *data, uint64_t done, uint64_t total) {
+  progress_log *l = (progress_log *)data;
+  if (done < l->last_done || (l->calls && total != l->total)) l->monotone = 0;
+  ++l->calls;
+  l->last_done = done;
+  l->total = total;
+  return l->cancel_at && done >= l->cancel_at;
+}
+
+/* The progress callback counts one step per band and path, ends at its
+ * total (a band of small tau has one path, not two), and cancels. */
+static void test_progress_and_cancel(void **state) {
+  const int kinds[1] = {EKOC_STEP_SEGMENT};
+  ekoc_interp *ip = grid_basis(40, 4);
+  one_plan o;
+  ekoc_request rq;
+  ekoc_blockop op, taint;
+  size_t n_failed = 0;
+  progress_log l;
+  (void)state;
+  plan_init(&o, 1, kinds, 4);
+  lo_segment(&o, 0, 0.028, 0.012);
+  ekoc_request_default(&rq);
+  memset(&l, 0, sizeof l);
+  l.monotone = 1;
+  rq.progress = log_progress;
+  rq.progress_data = &l;
+  ekoc_blockop_init(&op, ip->n), ekoc_blockop_init(&taint, ip->n);
+  assert_int_equal(ekoc_nspace_engine_run(&o.plan, ip, &rq, 0, 1, NULL, NULL, &op, &taint, &n_failed), EKOC_OK);
+  assert_true(l.monotone);
+  assert_true(l.total >= 2);
+  assert_true(l.last_done == l.total);
+  ekoc_blockop_clear(&op), ekoc_blockop_clear(&taint);
+  memset(&l, 0, sizeof l);
+  l.monotone = 1;
+  l.cancel_at = 1;
+  ekoc_blockop_init(&op, ip->n), ekoc_blockop_init(&taint, ip->n);
+  assert_int_equal(ekoc_nspace_engine_run(&o.plan, ip, &rq, 0, 1, NULL, NULL, &op, &taint, &n_failed),
+                   EKOC_ERR_CANCELLED);
+  assert_true(l.calls == 1);
+  ekoc_blockop_clear(&op), ekoc_blockop_clear(&taint);
+  ekoc_interp_free(ip);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_property_small_grids),
       cmocka_unit_test(test_property_large_grids),
       cmocka_unit_test(test_two_segments_are_one),
       cmocka_unit_test(test_rotations_cancel),
+      cmocka_unit_test(test_progress_and_cancel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

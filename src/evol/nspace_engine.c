@@ -272,7 +272,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
                            ekoc_blockop *taints, size_t *n_failed) {
   ekoc_nspace_state g;
   ekoc_quad_progress progress;
-  uint64_t ts = ekoc_profile_now_ns(prof);
+  uint64_t ts = ekoc_profile_now_ns(prof), n_paths = 0; /* progress: one step per band and path */
   int rc, b, path, roles_done = 0;
   memset(&g, 0, sizeof g);
   g.p = p;
@@ -291,7 +291,8 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
                       g.opt.first_nodes, EKOC_NSPACE_NODES_MAX);
   rc = ekoc_band_plan_new(ip, g.opt.magnification, g.opt.ratio, &g.bp);
   if (rc == EKOC_OK) rc = ekoc_nspace_state_alloc(&g);
-  ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, rc == EKOC_OK ? 2 * (uint64_t)g.bp->n_bands : 1);
+  for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b) n_paths += one_path(&g.bp->band[b]) ? 1 : 2;
+  ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, n_paths ? n_paths : 1);
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)
     /* singlet-like first: it fixes the roles */
     for (path = 1; rc == EKOC_OK && path >= (one_path(&g.bp->band[b]) ? 1 : 0); --path) {
