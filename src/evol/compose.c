@@ -328,7 +328,8 @@ static int taints_prepare(ekoc_plan *p) {
  * request index asking for it (next[]: the index chain from tg->first[t]),
  * through a one-target view of struct ekoc_operator on the stack. */
 static int stream_hand_out(const ekoc_targets *tg, const double *mu2, const size_t *next, size_t t, int32_t nf0,
-                           int32_t unified, size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
+                           int32_t unified, size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint,
+                           ekoc_target_fn fn, void *data) {
   ekoc_operator view;
   size_t zero = 0, i;
   double mu2_i;
