@@ -2,16 +2,17 @@
  * at every node of a band path (quad/band_plan.h), for the N-space
  * backend's products (quad/band_invert.h).
  *
- * The same transforms as ekoc_interp_mellin_range (quad/interp.h: the
- * stable local form of docs/physics.md §4.3, eko's skip and drop rules at
- * one ln x, node exponentials relative to another), computed node-major:
+ * The transforms of ekoc_basis_mellin_all (quad/interp.h: the stable local
+ * form of docs/physics.md §4.3, eko's skip and drop rules) for a range of
+ * functions, the rules at one ln x and the node exponentials relative to
+ * another, computed node-major:
  * first the moments I_{a,r}(N_i) of every area of the range at every node
  * (one exponential per grid point and node), then each function's sum
  * sum_{a,r} q_{j,a,r} I_{a,r} as loops over the nodes, which the CPU runs
  * 4 or 8 nodes at a time (baseline, AVX2 and AVX-512 builds; no fused
  * multiply-adds, so the same bits on every x86-64 CPU). The sums are taken
- * area by area, term by term: not the bits of ekoc_interp_mellin_range,
- * the same values to rounding. */
+ * area by area, term by term: not the bits of ekoc_basis_mellin_all, the
+ * same values to rounding. */
 #ifndef EKOC_QUAD_BAND_TRANSFORMS_H
 #define EKOC_QUAD_BAND_TRANSFORMS_H
 

@@ -237,44 +237,6 @@ EKOC_HD void ekoc_basis_mellin_all(const double *logx_grid, const size_t *area_o
   }
 }
 
-/* The transforms of basis functions j0..j1-1 (j0 < j1 <= n) into
- * out[0..j1-j0-1], as ekoc_basis_mellin_all computes them, with the skip and
- * drop rules taken at logx_rule and the node exponentials relative to
- * logx_ref: out = e^{N (logx_rule - logx_ref)} P_j(N; logx_rule) when no area
- * is skipped or dropped. logx_rule = -INFINITY applies neither rule (the
- * whole functions, for rows below all their areas). The areas of the range
- * are visited once each: at most (areas + 1) complex exponentials. */
-EKOC_HD void ekoc_interp_mellin_range(const ekoc_interp *interp, size_t j0, size_t j1, ekoc_complex big_n,
-                                      double logx_rule, double logx_ref, ekoc_complex *out) {
-  const int32_t degree = interp->degree;
-  const double *lg = interp->logx, *geom = ekoc_local_geom(interp->local);
-  const double *coefs = ekoc_local_coefs(interp->local, interp->n);
-  size_t d1 = (size_t)degree + 1, a, j;
-  size_t a_end = ekoc_interp_first_area(j1 - 1, degree) + (interp->area_offset[j1] - interp->area_offset[j1 - 1]);
-  ekoc_moment_ctx ctx;
-  ekoc_complex mom[EKOC_INTERP_MAX_DEGREE + 1], e_lo = c_real(0.0), e_hi;
-  int have_lo = 0;
-  for (j = j0; j < j1; ++j) out[j - j0] = c_real(0.0);
-  a = ekoc_interp_first_area(j0, degree);
-  while (a < a_end && ekoc_interp_skip_(logx_rule, lg[a + 1])) ++a;
-  if (a >= a_end) return;
-  ekoc_moment_ctx_init(&ctx, interp->local, degree, big_n);
-  for (; a < a_end; ++a) {
-    int lower = ekoc_interp_lower_(logx_rule, lg[a]);
-    size_t kmin = ekoc_interp_block_kmin(a, interp->n, degree), jb = kmin > j0 ? kmin : j0;
-    size_t je = kmin + d1 < j1 ? kmin + d1 : j1;
-    if (lower && !have_lo) e_lo = ekoc_node_exp(big_n, lg[a], logx_ref);
-    e_hi = ekoc_node_exp(big_n, lg[a + 1], logx_ref);
-    ekoc_area_moments(&ctx, degree, geom + EKOC_AREA_GEOM * a, e_lo, e_hi, lower, mom);
-    for (j = jb; j < je; ++j) {
-      const double *q = coefs + (interp->area_offset[j] + (a - ekoc_interp_first_area(j, degree))) * d1;
-      out[j - j0] = c_add(out[j - j0], ekoc_area_combine(q, mom, degree));
-    }
-    e_lo = e_hi;
-    have_lo = 1;
-  }
-}
-
 /* ekoc_basis_mellin_all on a host-side basis. */
 EKOC_HD void ekoc_interp_mellin_all(const ekoc_interp *interp, ekoc_complex big_n, double logx,
                                     ekoc_complex *out) {
