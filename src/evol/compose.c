@@ -324,12 +324,10 @@ static int taints_prepare(ekoc_plan *p) {
   return EKOC_OK;
 }
 
-/* Hands distinct target t (composed into *value, *taint) to fn for every
- * request index asking for it (next[]: the index chain from tg->first[t]),
- * through a one-target view of struct ekoc_operator on the stack. */
-static int stream_hand_out(const ekoc_targets *tg, const double *mu2, const size_t *next, size_t t, int32_t nf0,
-                           int32_t unified, size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint,
-                           ekoc_target_fn fn, void *data) {
+/* (compose.h) Through a one-target view of struct ekoc_operator on the
+ * stack, for the request indices from tg->first[t] on that ask for t. */
+int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
+                          size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
   ekoc_operator view;
   size_t zero = 0, i;
   double mu2_i;
@@ -346,30 +344,15 @@ static int stream_hand_out(const ekoc_targets *tg, const double *mu2, const size
   view.ops = value;
   view.taint = n_failed > 0 ? taint : NULL;
   view.n_failed = n_failed;
-  for (i = tg->first[t]; i < tg->n; i = next[i]) {
+  for (i = tg->first[t]; i < tg->n; ++i) {
     int r;
+    if (tg->distinct[i] != t) continue;
     mu2_i = mu2[i];
     r = fn(data, i, &view);
     if (r != 0)
       return ekoc_error(EKOC_ERR_CANCELLED, "ekoc_compute_stream: the target callback returned %d at index %zu", r, i);
   }
   return EKOC_OK;
-}
-
-int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
-                          size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
-  size_t *next = malloc((tg->n ? tg->n : 1) * sizeof *next), i, prev = tg->n;
-  int rc;
-  if (!next) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute_stream: out of memory");
-  for (i = 0; i < tg->n; ++i) /* the chain of indices asking for target t */
-    if (tg->distinct[i] == t) {
-      next[i] = tg->n;
-      if (prev < tg->n) next[prev] = i;
-      prev = i;
-    }
-  rc = stream_hand_out(tg, mu2, next, t, nf0, unified, n_failed, value, taint, fn, data);
-  free(next);
-  return rc;
 }
 
 int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets *tg, const double *mu2,
@@ -379,38 +362,25 @@ int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets
   compose_memo *shared_value = tg->n_distinct > 1 ? &memo_value : NULL;
   compose_memo *shared_taint = tg->n_distinct > 1 ? &memo_taint : NULL;
   ekoc_blockop value, taint;
-  size_t *next = malloc((tg->n ? tg->n : 1) * sizeof *next);
-  size_t *last = malloc((tg->n_distinct ? tg->n_distinct : 1) * sizeof *last);
-  size_t t, i;
+  size_t t;
   uint64_t ts = ekoc_profile_now_ns(prof);
   int rc = EKOC_OK;
   compose_memo_init(&memo_value, rq->nx);
   compose_memo_init(&memo_taint, rq->nx);
   ekoc_blockop_init(&value, rq->nx);
   ekoc_blockop_init(&taint, rq->nx);
-  if (!next || !last) rc = ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute_stream: out of memory");
-  if (rc == EKOC_OK) { /* next[i]: the following index asking for the same target (tg->n: none) */
-    for (i = 0; i < tg->n; ++i) {
-      size_t d = tg->distinct[i];
-      next[i] = tg->n;
-      if (i != tg->first[d]) next[last[d]] = i;
-      last[d] = i;
-    }
-  }
-  if (rc == EKOC_OK && n_failed > 0) rc = taints_prepare(p);
+  if (n_failed > 0) rc = taints_prepare(p);
   for (t = 0; rc == EKOC_OK && t < tg->n_distinct; ++t) {
     rc = compose_target(p, t, tg->first[t], rq->nx, 0, rq->n_threads, shared_value, &value);
     if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc == EKOC_OK && n_failed > 0)
       rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, shared_taint, &taint);
-    if (rc == EKOC_OK) rc = stream_hand_out(tg, mu2, next, t, rq->nf0, p->unified, n_failed, &value, &taint, fn, data);
+    if (rc == EKOC_OK) rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, p->unified, n_failed, &value, &taint, fn, data);
     ekoc_blockop_clear(&value); /* this target's blocks go before the next is composed */
     ekoc_blockop_clear(&taint);
   }
   compose_memo_clear(&memo_value);
   compose_memo_clear(&memo_taint);
-  free(next);
-  free(last);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "composition", ts);
   return rc;
 }

@@ -50,8 +50,9 @@ int ekoc_compose_adopt(const ekoc_targets *tg, const double *mu2, size_t nx, int
                        ekoc_blockop *ops, ekoc_blockop *taints, size_t n_failed, ekoc_operator **out);
 
 /* Hands distinct target t (*value and, when n_failed > 0, *taint) to fn for
- * every request index asking for it, as ekoc_compose_stream does. Errors:
- * EKOC_ERR_CANCELLED when fn returns non-zero, EKOC_ERR_NO_MEMORY. */
+ * every request index asking for it, in index order (ekoc_compose_stream and
+ * the N-space backend's stream). Errors: EKOC_ERR_CANCELLED when fn returns
+ * non-zero. */
 int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
                           size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data);
 
