@@ -101,33 +101,29 @@ static double stats_median(stats *s) {
   return s->n % 2 ? s->dev[s->n / 2] : 0.5 * (s->dev[s->n / 2 - 1] + s->dev[s->n / 2]);
 }
 
+/* The --backend names, indexed by EKOC_BACKEND_*. */
+static const char *const lha_backend_names[] = {
+    [EKOC_BACKEND_ADAPTIVE] = "adaptive",
+    [EKOC_BACKEND_BATCH] = "batch",
+    [EKOC_BACKEND_GPU] = "gpu",
+    [EKOC_BACKEND_NSPACE] = "nspace",
+};
+#define LHA_N_BACKENDS ((int)(sizeof lha_backend_names / sizeof *lha_backend_names))
+
 /* The backend of --backend `name` into *out; 0 for an unknown name. */
 static int lha_backend(const char *name, int *out) {
-  if (!strcmp(name, "adaptive"))
-    *out = EKOC_BACKEND_ADAPTIVE;
-  else if (!strcmp(name, "batch"))
-    *out = EKOC_BACKEND_BATCH;
-  else if (!strcmp(name, "gpu"))
-    *out = EKOC_BACKEND_GPU;
-  else if (!strcmp(name, "nspace"))
-    *out = EKOC_BACKEND_NSPACE;
-  else
-    return 0;
-  return 1;
+  int b;
+  for (b = 0; b < LHA_N_BACKENDS; ++b)
+    if (!strcmp(name, lha_backend_names[b])) {
+      *out = b;
+      return 1;
+    }
+  return 0;
 }
 
 /* The --backend name of an EKOC_BACKEND_*. */
 static const char *lha_backend_name(int backend) {
-  switch (backend) {
-  case EKOC_BACKEND_ADAPTIVE:
-    return "adaptive";
-  case EKOC_BACKEND_BATCH:
-    return "batch";
-  case EKOC_BACKEND_GPU:
-    return "gpu";
-  default:
-    return "nspace";
-  }
+  return backend >= 0 && backend < LHA_N_BACKENDS ? lha_backend_names[backend] : "?";
 }
 
 /* The x grid of a run (the converged one, setting *ngrid, or eko's lambertgrid
