@@ -1,11 +1,11 @@
-"""Real workloads as benchmarks (issue 17 item 7): NNPDF theory 40000000 turned
-into eko cards as pineko does (perf/nnpdf_cards.py), solved with ekoc's Python
-API and, side by side, with eko 0.15.7.
+"""Real workloads as benchmarks (issue 17 item 7): an NNPDF theory (40000000
+unless --theory) turned into eko cards as pineko does (perf/nnpdf_cards.py),
+solved with ekoc's Python API and, side by side, with eko 0.15.7.
 
     EKOC_LIB=$PWD/build/libekoc.so python3 perf/nnpdf_workloads.py [--quick]
-        [--only timing,accuracy,eko,edge] [--workloads pineko50,fit196,issue17]
-        [--repeat N] [--threads 2] [--eko-workloads issue17] [--eko-timeout S]
-        [--json OUT]
+        [--theory 40000000] [--only timing,accuracy,eko,edge]
+        [--workloads pineko50,fit196,issue17] [--backends batch] [--repeat N]
+        [--threads 2] [--eko-workloads issue17] [--eko-timeout S] [--json OUT]
 
 Workloads (nf of each target from pineko's atlas; log-spaced targets run from
 Q0^2 = 2.7225 to 1e5 GeV^2):
@@ -17,8 +17,13 @@ Every measured run is a fresh worker process (this script with --worker), so
 that its peak RSS (getrusage ru_maxrss, read right after the solve and the PDF
 evolution) is its own; the wall time is that of the ekoc.solve / eko.solve
 call alone. Steps (--only):
-  timing    ekoc batch, --threads threads, --repeat runs: median wall, peak RSS,
-            failed integrals (Solution.failures) and flagged entries (failed mask);
+  timing    ekoc on each of --backends (batch; nspace takes the EXA theories,
+            e.g. --theory 41000000), --threads threads, --repeat runs: median
+            wall, peak RSS, failed integrals (Solution.failures) and flagged
+            entries (failed mask); with several backends, the evolved toy PDFs
+            of the others against the first's (pdf_deviation of
+            perf/nnpdf_checks.py: nspace against batch is the interpolation of
+            the intermediate PDFs in batch's x-space products);
   accuracy  the LHA toy PDFs (input at Q0) evolved with each operator against a
             reference on the same grid, so that only quadrature is tested
             (perf/nnpdf_checks.py): the reference is ekoc adaptive (GSL QAGS) at
@@ -88,11 +93,11 @@ EKO_SKIPPED = {
 }
 
 
-def workload_cards(name: str, quick: bool, n_cores: int = 1, every: int = 1):
-    """(legacy theory dict, operator dict) of a workload (every: keep the
-    targets 0, every, 2 every, ... only)."""
+def workload_cards(name: str, quick: bool, theory_id: int, n_cores: int = 1, every: int = 1):
+    """(legacy theory dict, operator dict) of a workload on NNPDF theory
+    theory_id (every: keep the targets 0, every, 2 every, ... only)."""
     grid, targets = WORKLOADS[name]["quick" if quick else "full"]
-    theory = cards.nnpdf_theory(THEORY_ID)
+    theory = cards.nnpdf_theory(theory_id)
     xgrid = cards.pineko_xgrid() if grid == "pineko" else cards.fit_xgrid(grid[1])
     q2s = targets if isinstance(targets, list) else cards.log_targets(theory["Q0"] ** 2, Q2_MAX, targets)
     q2s = q2s[::every]
@@ -112,7 +117,7 @@ def worker_ekoc(args) -> dict:
     """One ekoc solve of a workload: wall, RSS, failures, evolved toy PDFs."""
     import ekoc
 
-    theory, operator = workload_cards(args.workload, args.quick)
+    theory, operator = workload_cards(args.workload, args.quick, args.theory)
     th, op = cards.eko_cards(theory, operator)
     options = json.loads(args.options)
     t0 = time.perf_counter()
@@ -136,7 +141,7 @@ def worker_baseline(args) -> dict:
     """The same imports and cards as worker_ekoc without solving: the RSS floor."""
     import ekoc  # noqa: F401
 
-    theory, operator = workload_cards(args.workload, args.quick)
+    theory, operator = workload_cards(args.workload, args.quick, args.theory)
     cards.eko_cards(theory, operator)
     return peak_rss_mb()
 
@@ -146,7 +151,7 @@ def worker_eko(args) -> dict:
     operators are read back and the toy PDFs evolved with them."""
     import eko
 
-    theory, operator = workload_cards(args.workload, args.quick, n_cores=args.threads)
+    theory, operator = workload_cards(args.workload, args.quick, args.theory, n_cores=args.threads)
     th, op = cards.eko_cards(theory, operator)
     f0 = cards.toy_pdf(operator["xgrid"])
     with tempfile.TemporaryDirectory() as tmp:
@@ -170,7 +175,7 @@ def worker_eko(args) -> dict:
 def worker_accuracy(args) -> dict:
     """The reference, its convergence check and the tested settings on one workload."""
     every = 1 if args.quick else ACCURACY_EVERY.get(args.workload, 1)
-    theory, operator = workload_cards(args.workload, args.quick, every=every)
+    theory, operator = workload_cards(args.workload, args.quick, args.theory, every=every)
     th, op = cards.eko_cards(theory, operator)
     tested = [("batch", {})] + ([] if args.quick else [INDEPENDENT])
     if args.with_adaptive:
@@ -185,7 +190,8 @@ WORKERS = {"ekoc": worker_ekoc, "baseline": worker_baseline, "eko": worker_eko, 
 
 def run_worker(kind: str, workload: str, a, timeout: float, nice: int = 0, npz=None, **extra) -> dict:
     """Runs this script as a worker process; returns its JSON (or {'error': ...})."""
-    cmd = [sys.executable, __file__, "--worker", kind, "--workload", workload, "--threads", str(a.threads)]
+    cmd = [sys.executable, __file__, "--worker", kind, "--workload", workload, "--theory", str(a.theory), "--threads",
+           str(a.threads)]
     if a.quick:
         cmd.append("--quick")
     if npz:
@@ -207,23 +213,34 @@ def run_worker(kind: str, workload: str, a, timeout: float, nice: int = 0, npz=N
 # ------------------------------------------------------------------- steps
 
 
-def step_timing(name: str, a, report: dict) -> None:
+def step_timing(name: str, a, report: dict, tmp: pathlib.Path) -> None:
     base = run_worker("baseline", name, a, 120)
-    runs = [run_worker("ekoc", name, a, 900, backend="batch", options="{}") for _ in range(a.repeat)]
-    bad = [r["error"] for r in runs if "error" in r]
-    if bad:
-        print(f"nnpdf: {name} timing FAILED: {bad[0]}")
-        return
-    walls = [r["wall_s"] for r in runs]
-    last = runs[-1]
-    row = {"median_wall_s": statistics.median(walls), "walls_s": walls, "rss_mb": max(r["rss_mb"] for r in runs),
-           "baseline_rss_mb": base.get("rss_mb"), "failures": last["failures"], "flagged": last["flagged"],
-           "entries": last["entries"], "targets": last["targets"]}
-    report.setdefault(name, {})["timing"] = row
-    print(f"nnpdf: {name} timing backend=batch threads={a.threads} runs={a.repeat} "
-          f"median_wall_s={row['median_wall_s']:.3f} min_wall_s={min(walls):.3f} peak_rss_mb={row['rss_mb']:.0f} "
-          f"(imports+cards {row['baseline_rss_mb']:.0f}) failures={row['failures']} "
-          f"flagged_entries={row['flagged']}/{row['entries']}")
+    backends = a.backends.split(",")
+    for backend in backends:
+        npz = tmp / f"{name}_{backend}_timing.npz" if len(backends) > 1 else None
+        runs = [run_worker("ekoc", name, a, 900, npz=npz, backend=backend, options="{}") for _ in range(a.repeat)]
+        bad = [r["error"] for r in runs if "error" in r]
+        if bad:
+            print(f"nnpdf: {name} timing backend={backend} FAILED: {bad[0]}")
+            continue
+        walls = [r["wall_s"] for r in runs]
+        last = runs[-1]
+        row = {"median_wall_s": statistics.median(walls), "walls_s": walls, "rss_mb": max(r["rss_mb"] for r in runs),
+               "baseline_rss_mb": base.get("rss_mb"), "failures": last["failures"], "flagged": last["flagged"],
+               "entries": last["entries"], "targets": last["targets"]}
+        if npz and backend != backends[0] and (tmp / f"{name}_{backends[0]}_timing.npz").exists():
+            first, mine = np.load(tmp / f"{name}_{backends[0]}_timing.npz"), np.load(npz)
+            _, operator = workload_cards(name, a.quick, a.theory)
+            row["pdf_vs_" + backends[0]] = checks.pdf_deviation(mine["evolved"], first["evolved"], operator["xgrid"],
+                                                                first["q2"])
+        report.setdefault(name, {}).setdefault("timing", {})[backend] = row
+        dev = row.get("pdf_vs_" + backends[0])
+        print(f"nnpdf: {name} timing backend={backend} threads={a.threads} runs={a.repeat} "
+              f"median_wall_s={row['median_wall_s']:.3f} min_wall_s={min(walls):.3f} peak_rss_mb={row['rss_mb']:.0f} "
+              f"(imports+cards {row['baseline_rss_mb']:.0f}) failures={row['failures']} "
+              f"flagged_entries={row['flagged']}/{row['entries']}"
+              + (f" pdfs_vs_{backends[0]}: max_rel_dev={dev['max_rel']:.2e} at {dev['where']} "
+                 f"median_rel_dev={dev['median_rel']:.2e}" if dev else ""))
 
 
 def step_accuracy(name: str, a, report: dict, tmp: pathlib.Path) -> None:
@@ -247,7 +264,7 @@ def step_edge(a, report: dict, tmp: pathlib.Path) -> None:
         return
     eko_out = np.load(saved)
     at = [i for i, q2 in enumerate(eko_out["q2"]) if abs(q2 - nnpdf_edge.Q2) < 1e-6 * nnpdf_edge.Q2]
-    theory, operator = workload_cards("issue17", a.quick)
+    theory, operator = workload_cards("issue17", a.quick, a.theory)
     res = nnpdf_edge.analyse(theory, operator["xgrid"], eko_out["operators"][at[0]], a.threads)
     report.setdefault("issue17", {})["edge"] = res
     for line in nnpdf_edge.lines(res):
@@ -295,7 +312,9 @@ def parse(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small cards (< 30 s in all)")
     ap.add_argument("--only", default="timing,accuracy,eko,edge")
+    ap.add_argument("--theory", type=int, default=THEORY_ID, help=f"NNPDF theory id ({THEORY_ID})")
     ap.add_argument("--workloads", default=None, help="default: all (--quick: pineko50,fit196)")
+    ap.add_argument("--backends", default="batch", help="timing: the ekoc backends, the first the comparison's base")
     ap.add_argument("--repeat", type=int, default=None, help="timed runs per workload (5; --quick 2)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--eko-workloads", default="issue17", help="where eko runs too (issue17)")
@@ -333,13 +352,13 @@ def main(argv=None) -> int:
         print("nnpdf: set EKOC_LIB to the libekoc.so to measure (e.g. EKOC_LIB=$PWD/build/libekoc.so)")
         return 2
     steps = a.only.split(",")
-    report = {"theory": THEORY_ID, "quick": a.quick, "threads": a.threads, "load_at_start": os.getloadavg()[0]}
+    report = {"theory": a.theory, "quick": a.quick, "threads": a.threads, "load_at_start": os.getloadavg()[0]}
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = pathlib.Path(tmp_name)
         for name in a.workloads.split(","):
             if "timing" in steps:
-                step_timing(name, a, report)
+                step_timing(name, a, report, tmp)
             if "accuracy" in steps:
                 step_accuracy(name, a, report, tmp)
             if "eko" in steps and not a.quick:
