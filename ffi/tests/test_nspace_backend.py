@@ -9,7 +9,8 @@ the x-space product adds after each part: evolved PDFs agree to that level
 and both converge to the same values as the grid is refined. What the
 backend does not compute is refused, naming the field."""
 
-import math
+import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -17,26 +18,8 @@ import pytest
 import cards
 import ekoc
 
-SQRT2 = math.sqrt(2.0)
-
-
-def toy_xf(x):
-    """The LHA toy PDFs at mu_0 (docs/physics.md §9.1), x f by pid."""
-    xuv = 5.107200 * x**0.8 * (1 - x) ** 3
-    xdv = 3.064320 * x**0.8 * (1 - x) ** 4
-    xg = 1.7 * x**-0.1 * (1 - x) ** 5
-    xdb = 0.1939875 * x**-0.1 * (1 - x) ** 6
-    xub = xdb * (1 - x)
-    xs = 0.2 * (xub + xdb)
-    return {2: xuv + xub, 1: xdv + xdb, -2: xub, -1: xdb, 3: xs, -3: xs, 21: xg}
-
-
-def pdf_on(x):
-    """f(x) on the grid in ekoc.PIDS order."""
-    f = np.zeros((14, len(x)))
-    for pid, xf in toy_xf(x).items():
-        f[ekoc.PIDS.index(pid)] = xf / x
-    return f
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "perf"))
+from nnpdf_cards import toy_pdf as pdf_on  # noqa: E402  the LHA toy PDFs f(x) on a grid, ekoc.PIDS order
 
 
 def _on_grid(name, nx, degree):
