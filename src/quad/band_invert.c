@@ -141,6 +141,10 @@ static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double lo
 static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_real_gemm_fn gemm, size_t k,
                           size_t j0, size_t cols, const double *b, size_t ldb, const double *sum) {
   size_t nx = a->ip->n, inner = 2 * (size_t)(a->m + 1), even = (size_t)a->m + 2, pad, e, c, over = 0;
+  /* the row's own tail where the band's (that of its slowest row) is above the rounding floor: a close
+   * pair of grid points makes it ~1 for every row of the bands it is in; below the floor the band's is
+   * kept (the same bits as before rows had their own) */
+  double tail = a->tail > NOISE_EPS ? fmin(a->tail, exp(a->band->row_tau_min[k] * a->n[a->m].re)) : a->tail;
   pad = round_up(cols, EKOC_REAL_GEMM_COLS);
   gemm(s->rows, pad, even, s->a, inner, b, ldb, s->c_even, s->ld_c);
   gemm(s->rows, pad, inner - even, s->a + even, inner, b + even * ldb, ldb, s->c_odd, s->ld_c);
@@ -149,7 +153,7 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
     const double *ce = s->c_even + e * s->ld_c, *co = s->c_odd + e * s->ld_c, *cs = s->c_size + e * s->ld_c;
     for (c = 0; c < cols; ++c) {
       double v = ce[c] + co[c], bound = sqrt(cs[c]);
-      double err = fabs(co[c] - ce[c]) + (NOISE_EPS + a->tail) * bound; /* |T_m - T_m/2| + floors */
+      double err = fabs(co[c] - ce[c]) + (NOISE_EPS + tail) * bound; /* |T_m - T_m/2| + floors */
       size_t at = k * nx + j0 + c, o;
       if (err > ekoc_quad_tolerance(a->epsabs, a->epsrel, v)) {
         ++over;

@@ -57,6 +57,7 @@ static void fill_band(ekoc_band *b, const ekoc_interp *ip, const double *t, cons
   for (k = 0; k < nx; ++k) {
     int32_t j = first[k];
     b->j_lo[k] = b->j_hi[k] = b->j_own[k] = 0;
+    b->row_tau_min[k] = INFINITY;
     if (j >= (int32_t)nx) continue;
     while (j < (int32_t)nx && t[k] - t[hi[j] + 1] <= b->tau_lo) ++j;
     b->j_lo[k] = j;
@@ -66,6 +67,7 @@ static void fill_band(ekoc_band *b, const ekoc_interp *ip, const double *t, cons
     if (b->j_hi[k] > b->j_lo[k]) {
       int32_t jl = b->j_lo[k], q = lo[jl] > (int32_t)k + 1 ? lo[jl] : (int32_t)k + 1;
       double tau = t[k] - t[q];
+      b->row_tau_min[k] = tau;
       if (tau < b->tau_min) b->tau_min = tau;
       b->n_entries += (size_t)(b->j_hi[k] - b->j_lo[k]);
       if ((size_t)(b->j_hi[k] - b->j_lo[k]) > b->max_cols) b->max_cols = (size_t)(b->j_hi[k] - b->j_lo[k]);
@@ -83,6 +85,18 @@ static void fill_band(ekoc_band *b, const ekoc_interp *ip, const double *t, cons
   if (k0 >= 0) close_block(b, lo, nx, k0, (int32_t)nx - 1);
 }
 
+int ekoc_band_plan_check_grid(const ekoc_interp *ip) {
+  size_t k;
+  for (k = 0; k + 1 < ip->n; ++k)
+    if (ip->logx[k + 1] - ip->logx[k] < EKOC_BAND_CLOSE_MIN)
+      return ekoc_error(EKOC_ERR_INVALID_GRID,
+                        "request.xgrid[%zu]=%.17g and request.xgrid[%zu]=%.17g are too close for the N-space backend "
+                        "(ln ratio %.3g < %g): use the batch or adaptive backend, or drop one of them",
+                        k, exp(ip->logx[k]), k + 1, exp(ip->logx[k + 1]), ip->logx[k + 1] - ip->logx[k],
+                        EKOC_BAND_CLOSE_MIN);
+  return EKOC_OK;
+}
+
 int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio, ekoc_band_plan **out) {
   size_t nx = ip->n, k, per_band;
   int32_t *lo, *hi, *first, j;
@@ -92,6 +106,7 @@ int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio
   if (!(magnification > 0.0) || !(ratio > 1.0) || !isfinite(magnification) || !isfinite(ratio))
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "band paths: magnification=%g must be > 0 and ratio=%g > 1",
                       magnification, ratio);
+  if (ekoc_band_plan_check_grid(ip) != EKOC_OK) return EKOC_ERR_INVALID_GRID;
   lo = malloc(nx * sizeof *lo);
   hi = malloc(nx * sizeof *hi);
   first = malloc(nx * sizeof *first);
@@ -118,7 +133,7 @@ int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio
   tau_hi = tau_top * (1.0 + 1e-12);
   for (nb = 1; tau_hi / pow(ratio, nb) >= tau_bottom; ++nb) {
   }
-  per_band = sizeof(ekoc_band) + nx * sizeof(ekoc_band_block) + 3 * nx * sizeof(int32_t);
+  per_band = sizeof(ekoc_band) + nx * sizeof(ekoc_band_block) + nx * sizeof(double) + 3 * nx * sizeof(int32_t);
   p = calloc(1, sizeof *p + (size_t)nb * per_band);
   if (!p) {
     free(lo), free(hi), free(first), free(t);
@@ -129,13 +144,15 @@ int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio
   p->band = (ekoc_band *)(p + 1);
   {
     ekoc_band_block *blocks = (ekoc_band_block *)(p->band + nb);
-    int32_t *cols = (int32_t *)(blocks + (size_t)nb * nx);
+    double *row_tau = (double *)(blocks + (size_t)nb * nx); /* blocks are 16 bytes: aligned */
+    int32_t *cols = (int32_t *)(row_tau + (size_t)nb * nx);
     for (b = 0; b < nb; ++b) {
       ekoc_band *bd = &p->band[b];
       bd->tau_hi = tau_hi / pow(ratio, b);
       bd->tau_lo = b + 1 == nb ? 0.0 : bd->tau_hi / ratio;
-      bd->radius = magnification / bd->tau_hi;
+      bd->radius = fmin(magnification / bd->tau_hi, EKOC_BAND_RADIUS_MAX);
       bd->block = blocks + (size_t)b * nx;
+      bd->row_tau_min = row_tau + (size_t)b * nx;
       bd->j_lo = cols + (size_t)(3 * b) * nx;
       bd->j_own = bd->j_lo + nx;
       bd->j_hi = bd->j_own + nx;
@@ -154,9 +171,29 @@ static double path_abs(double theta, double r, double o) {
   return hypot(o + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
 }
 
+/* The decay a path's end must reach: e^{tau_min Re N(theta_end)} <= e^-TAIL_DECAY. */
+#define TAIL_DECAY 40.0
+/* Grading of the close-row paths (below): theta = end (s + GRADE sin(pi s) / pi), s in [0, 1]. */
+#define GRADE 0.95
+
 void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, ekoc_complex *w, double *tail) {
-  double r = b->radius, end = EKOC_PI * (1.0 - EKOC_BAND_THETA_GAP), step;
+  double r = b->radius, end = EKOC_PI * (1.0 - EKOC_BAND_THETA_GAP), step, grade = 0.0;
   int i;
+  if (isfinite(b->tau_min) && b->tau_min * (offset + r * ekoc_talbot_theta_cot_(end)) > -TAIL_DECAY) {
+    /* a row of the band decays too slowly along Talbot's end (a close pair of grid points): the path goes
+     * on towards theta = pi, to where that row's terms have decayed (or |N| = N_MAX), its nodes graded
+     * towards the end, where the integrand falls on a scale of pi - theta ~ r tau_min */
+    double a = end, c = EKOC_PI;
+    for (i = 0; i < 80; ++i) {
+      double mid = 0.5 * (a + c);
+      if (b->tau_min * (offset + r * ekoc_talbot_theta_cot_(mid)) > -TAIL_DECAY)
+        a = mid;
+      else
+        c = mid;
+    }
+    end = c;
+    grade = GRADE;
+  }
   if (path_abs(end, r, offset) > EKOC_BAND_N_MAX) { /* |N| grows along the path: bisect for N_MAX */
     double a = 0.0, c = end;
     for (i = 0; i < 60; ++i) {
@@ -168,11 +205,21 @@ void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, 
     }
     end = a;
   }
-  step = end / m;
-  for (i = 0; i <= m; ++i) {
-    double theta = step * i, weight = (i == 0 || i == m ? 0.5 : 1.0) * step / EKOC_PI;
-    n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
-    w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * EKOC_BAND_HEIGHT * r);
+  if (grade == 0.0) { /* Talbot's trapezoidal rule in theta */
+    step = end / m;
+    for (i = 0; i <= m; ++i) {
+      double theta = step * i, weight = (i == 0 || i == m ? 0.5 : 1.0) * step / EKOC_PI;
+      n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
+      w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * EKOC_BAND_HEIGHT * r);
+    }
+  } else { /* the same in s, theta = end (s + grade sin(pi s) / pi): odd in s (the rule's accuracy at 0 kept) */
+    step = 1.0 / m;
+    for (i = 0; i <= m; ++i) {
+      double s = step * i, theta = end * (s + grade * sin(EKOC_PI * s) / EKOC_PI);
+      double weight = (i == 0 || i == m ? 0.5 : 1.0) * step * end * (1.0 + grade * cos(EKOC_PI * s)) / EKOC_PI;
+      n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
+      w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * EKOC_BAND_HEIGHT * r);
+    }
   }
   *tail = isfinite(b->tau_min) ? exp(b->tau_min * n[m].re) : 0.0;
 }

@@ -57,6 +57,14 @@
  * EKOC_BAND_N_MAX (the ekore crate refuses |N| > 1e5). */
 #define EKOC_BAND_THETA_GAP 1e-3
 #define EKOC_BAND_N_MAX 5e4
+/* The largest band radius: a band of tiny tau_hi (two close grid points) keeps its crossing at
+ * N_MAX / 5 instead of magnification / tau_hi (which passed the crate's |N| limit); its path then ends
+ * at |N| = N_MAX, its nodes graded towards that end (ekoc_band_nodes). No grid of the LHA runs reaches it. */
+#define EKOC_BAND_RADIUS_MAX 1e4
+/* Two grid points closer than this in ln x are refused (ekoc_band_plan_check_grid): the lower one's row
+ * has terms e^{N tau} with tau = their distance, which decay along a path ending at |N| <= N_MAX only as
+ * e^{-N_MAX tau}: at 1e-3, e^-50 (0 entries flagged on NNLO and N3LO cards; 5e-4: 3 on NNLO VFNS, 3e-4: hundreds). */
+#define EKOC_BAND_CLOSE_MIN 1e-3
 
 /* Rows k0..k1 of a band sharing the transforms of columns [s_lo, s_hi)
  * relative to ln x_k1. */
@@ -68,6 +76,7 @@ typedef struct ekoc_band {
   double tau_lo, tau_hi; /* the entries with tau_max in (tau_lo, tau_hi] */
   double radius;         /* magnification / tau_hi */
   double tau_min;        /* the smallest tau of any term of the band's entries (its slowest decay) */
+  double *row_tau_min;   /* per row k: the smallest tau of a term of the row's entries (INFINITY: none) */
   size_t n_entries;      /* entries (k, j) in the band */
   size_t max_cols;       /* most columns of one row */
   size_t max_shared;     /* most shared columns of one block */
@@ -87,9 +96,16 @@ typedef struct ekoc_band_plan {
 /* The bands of basis ip with radius magnification / tau_hi and bands of
  * `ratio` (> 1): every entry (k, j) with an area of p_j above x_k lies in
  * exactly one band. Errors: EKOC_ERR_INVALID_ARGUMENT (magnification <= 0,
- * ratio <= 1, a grid without two points below 1), EKOC_ERR_NO_MEMORY. */
+ * ratio <= 1, a grid without two points below 1), EKOC_ERR_INVALID_GRID (ekoc_band_plan_check_grid),
+ * EKOC_ERR_NO_MEMORY. */
 int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio, ekoc_band_plan **out);
 void ekoc_band_plan_free(ekoc_band_plan *p);
+
+/* EKOC_OK, or EKOC_ERR_INVALID_GRID (the error set, naming request.xgrid and the two points) where two
+ * consecutive grid points are closer than EKOC_BAND_CLOSE_MIN in ln x: the N-space backend cannot
+ * invert the lower one's row within the crate's |N| limit (the batch and adaptive backends compute it).
+ * ekoc_band_plan_new checks it first; a caller may ask before, to choose another backend. */
+int ekoc_band_plan_check_grid(const ekoc_interp *ip);
 
 /* The nodes of band b's path (EKOC_BAND_HEIGHT) with offset o (0
  * non-singlet-like, 1 singlet-like): the trapezoidal rule in theta on
@@ -98,8 +114,11 @@ void ekoc_band_plan_free(ekoc_band_plan *p);
  * N_i, i = 0..m, and weights w_i = (trapezoid weight) N'(theta_i) / pi, so
  * that an entry is Im sum_i w_i F(N_i) (docs/physics.md §3.2). *tail is the
  * decay e^{tau_min Re N(theta_end)} left at the path's end (the share of the
- * integral the path leaves out, relative to its largest terms). No checks;
- * never fails. */
+ * integral the path leaves out, relative to its largest terms). Where a row of
+ * the band would not decay to e^-40 by Talbot's end (a close pair of grid
+ * points), the path runs on towards theta = pi until it does (or |N| = N_MAX),
+ * the rule taken in s with theta = end (s + 0.95 sin(pi s) / pi): nodes graded
+ * towards that end. No checks; never fails. */
 void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, ekoc_complex *w, double *tail);
 
 #endif /* EKOC_QUAD_BAND_PLAN_H */
