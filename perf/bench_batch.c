@@ -313,7 +313,8 @@ static int cmd_pieces(const opts *o, const double *grid) {
       k = r % (NGRID - 1);
       for (m = 0; m < M; ++m) {
         ekoc_complex n, dn;
-        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(in->logx[k]), c.family, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(in->logx[k]), ekoc_talbot_radius(in->logx[k]),
+                        c.family, &n, &dn);
         nre[m] = n.re;
         nre[M + m] = n.im;
       }
@@ -335,7 +336,8 @@ static int cmd_pieces(const opts *o, const double *grid) {
     for (r = 0; r < reps; ++r)
       for (m = 0; m < M; ++m) {
         ekoc_complex n, dn;
-        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(in->logx[k]), 1, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(in->logx[k]), ekoc_talbot_radius(in->logx[k]),
+                        1, &n, &dn);
         ekoc_batch_basis_all(in->logx, table, NGRID, 4, n, in->logx[k], p);
         sink += p[NGRID - 2].re;
       }

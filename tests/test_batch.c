@@ -118,10 +118,11 @@ static void test_rule_alloc(void **state) {
     sumg += r->wg[m];
     /* the tabulated path pieces give ekoc_talbot_point's bits, for both offsets */
     ekoc_talbot_point(r->u[m], -3.7, 1, &n1, &d1);
-    ekoc_batch_path(r->theta[m], r->tc[m], r->dj[m], ekoc_talbot_radius(-3.7), 1, &n2, &d2);
+    ekoc_batch_path(r->theta[m], r->tc[m], r->dj[m], ekoc_talbot_radius(-3.7), ekoc_talbot_radius(-3.7), 1, &n2, &d2);
     assert_true(n1.re == n2.re && n1.im == n2.im && d1.re == d2.re && d1.im == d2.im);
     ekoc_talbot_point(r->u[m], -0.01, 0, &n1, &d1);
-    ekoc_batch_path(r->theta[m], r->tc[m], r->dj[m], ekoc_talbot_radius(-0.01), 0, &n2, &d2);
+    ekoc_batch_path(r->theta[m], r->tc[m], r->dj[m], ekoc_talbot_radius(-0.01), ekoc_talbot_radius(-0.01), 0, &n2,
+                    &d2);
     assert_true(n1.re == n2.re && n1.im == n2.im && d1.re == d2.re && d1.im == d2.im);
   }
   assert_close(sum, 0.45, 1e-14, 0.0);

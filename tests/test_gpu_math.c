@@ -360,7 +360,8 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
       }
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn;
-        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], radius[k], fp->singlet_like, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(in->logx[k]), radius[k],
+                        fp->singlet_like, &n, &dn);
         nre[m] = n.re;
         nre[nodes + m] = n.im;
       }
@@ -368,7 +369,7 @@ static void emulate_gpu(const ekoc_quad_job *job, const ekoc_batch_rule *rule, s
                        EKOC_OK);
     }
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, radius, rulebuf, tower, active, wbuf, status);
+      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, in->logx, radius, rulebuf, tower, active, wbuf, status);
     for (idx = 0; idx < nx * nodes; ++idx) assert_int_equal(status[idx], 0);
     for (k0 = 0; k0 < nx; k0 += chunk) {
       size_t rows = nx - k0 < chunk ? nx - k0 : chunk;

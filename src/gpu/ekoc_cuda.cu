@@ -77,10 +77,12 @@ int ensure(ctx_t *c, int i, size_t bytes, char *msg, size_t msg_len) {
   return EKOC_OK;
 }
 
-__global__ void k_family(family_args fa, size_t nx, int32_t nodes, const double *radius, const double *rule,
-                         const ekoc_complex *tower, const uint8_t *active, ekoc_complex *wbuf, int *status) {
+__global__ void k_family(family_args fa, size_t nx, int32_t nodes, const double *logx, const double *radius,
+                         const double *rule, const ekoc_complex *tower, const uint8_t *active, ekoc_complex *wbuf,
+                         int *status) {
   size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx < nx * (size_t)nodes) ekoc_batch_thread_family(&fa, idx, nodes, radius, rule, tower, active, wbuf, status);
+  if (idx < nx * (size_t)nodes)
+    ekoc_batch_thread_family(&fa, idx, nodes, logx, radius, rule, tower, active, wbuf, status);
 }
 
 __global__ void k_basis(size_t k0, size_t rows, size_t nx, int32_t degree, int32_t nodes, int singlet_like,
@@ -260,7 +262,8 @@ int api_run(void *vc, const ekoc_cuda_job *job, char *msg, size_t msg_len) {
     CK(cudaMemcpyAsync(c->buf[B_RADIUS], fam->radius, nx * sizeof(double), cudaMemcpyHostToDevice, c->stream));
     CK(cudaEventRecord(c->ev[2], c->stream));
     k_family<<<blocks_for(nx * nodes, 128), 128, 0, c->stream>>>(
-        fa, nx, (int32_t)nodes, (const double *)c->buf[B_RADIUS], (const double *)c->buf[B_RULE],
+        fa, nx, (int32_t)nodes, (const double *)c->buf[B_LOGX], (const double *)c->buf[B_RADIUS],
+        (const double *)c->buf[B_RULE],
         (const ekoc_complex *)c->buf[B_TOWER], (const uint8_t *)c->buf[B_ACTIVE], (ekoc_complex *)c->buf[B_W],
         (int *)c->buf[B_STATUS]);
     CK(cudaGetLastError());

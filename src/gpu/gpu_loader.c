@@ -130,7 +130,8 @@ static int stage_family(const ekoc_quad_job *job, const ekoc_batch_rule *rule, c
       } else if (rc == EKOC_OK) {
         for (m = 0; m < rule->n_nodes; ++m) {
           ekoc_complex n, dn;
-          ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], radius[k], fp->singlet_like, &n, &dn);
+          ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(logx), radius[k], fp->singlet_like,
+                          &n, &dn);
           nre[m] = n.re;
           nre[nodes + (size_t)m] = n.im;
         }

@@ -251,7 +251,8 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
   for (m = 0, count = 0; m < n; ++m) {
     ekoc_complex pt;
     if (probes_only && !is_probe(m)) continue;
-    ekoc_batch_path(nodes->theta[m], nodes->tc[m], nodes->dj[m], row->radius, fp->singlet_like, &pt, &sc->dn[count]);
+    ekoc_batch_path(nodes->theta[m], nodes->tc[m], nodes->dj[m], ekoc_talbot_radius(logx), row->radius,
+                    fp->singlet_like, &pt, &sc->dn[count]);
     sc->n_re[count] = pt.re;
     sc->n_im[count] = pt.im;
     ++count;

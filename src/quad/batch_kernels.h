@@ -10,8 +10,9 @@
  *   wbuf    [k][m][2 n_el] complex: Kronrod then Gauss weighted elements
  *   p       [r][m][j] complex, r = k - k0 within a chunk of rows
  *   out     [2 n_el][k][j] doubles: values, then errors
- *   radius  [k] the Talbot radius of each row's path for the family
- *           (ekoc_path_radius, quad/path_radius.h) */
+ *   radius  [k] the radius at which each row's path for the family crosses
+ *           the real axis (ekoc_path_radius, quad/path_radius.h; away from
+ *           the axis the path is on eko's radius of logx[k]) */
 #ifndef EKOC_QUAD_BATCH_KERNELS_H
 #define EKOC_QUAD_BATCH_KERNELS_H
 
@@ -30,8 +31,8 @@ typedef struct ekoc_batch_family_args {
 } ekoc_batch_family_args;
 
 /* Thread idx = k nodes + m of k_family: E(N) and the weighted elements. */
-EKOC_HD void ekoc_batch_thread_family(const ekoc_batch_family_args *fa, size_t idx, int32_t nodes, const double *radius,
-                                      const double *rule, const ekoc_complex *tower, const uint8_t *active,
+EKOC_HD void ekoc_batch_thread_family(const ekoc_batch_family_args *fa, size_t idx, int32_t nodes, const double *logx,
+                                      const double *radius, const double *rule, const ekoc_complex *tower, const uint8_t *active,
                                       ekoc_complex *wbuf, int *status) {
   size_t k = idx / (size_t)nodes;
   int32_t m = (int32_t)(idx % (size_t)nodes), e;
@@ -39,7 +40,7 @@ EKOC_HD void ekoc_batch_thread_family(const ekoc_batch_family_args *fa, size_t i
   ekoc_complex n, dn, vals[EKOC_NSPACE_MAX_ELEMENTS];
   status[idx] = 0;
   if (!active[k]) return;
-  ekoc_batch_path(theta[m], tc[m], dj[m], radius[k], fa->singlet_like, &n, &dn);
+  ekoc_batch_path(theta[m], tc[m], dj[m], ekoc_talbot_radius(logx[k]), radius[k], fa->singlet_like, &n, &dn);
   if (!ekoc_nspace_from_tower(&fa->cfg, tower + idx * (size_t)fa->len, vals)) {
     status[idx] = 1;
     return;
@@ -59,7 +60,7 @@ EKOC_HD void ekoc_batch_thread_basis(size_t idx, size_t k0, size_t nx, int32_t d
   const double *theta = rule + 2 * nodes, *tc = rule + 3 * nodes, *dj = rule + 4 * nodes;
   ekoc_complex n, dn;
   if (!active[k]) return;
-  ekoc_batch_path(theta[m], tc[m], dj[m], radius[k], singlet_like, &n, &dn);
+  ekoc_batch_path(theta[m], tc[m], dj[m], ekoc_talbot_radius(logx[k]), radius[k], singlet_like, &n, &dn);
   ekoc_batch_basis_all(logx, table, nx, degree, n, logx[k], p + idx * nx);
 }
 

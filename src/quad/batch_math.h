@@ -26,15 +26,13 @@
 
 /* The Talbot point N(u) and dN/du of a tabulated node (theta, tc = theta cot
  * theta, dj = cot theta - theta/sin^2 theta, see quad/batch_rule.h) on the
- * path of radius r (the row's, quad/path_radius.h: ekoc_talbot_radius(ln x)
- * unless moved off a pole); bitwise equal to ekoc_talbot_point_r(u, r, ...). */
-EKOC_HD void ekoc_batch_path(double theta, double tc, double dj, double r, int singlet_like, ekoc_complex *n,
-                             ekoc_complex *dn) {
-  double o = singlet_like ? 1.0 : 0.0;
-  n->re = o + r * tc;
-  n->im = r * theta;
-  dn->re = 2.0 * EKOC_PI * r * dj;
-  dn->im = 2.0 * EKOC_PI * r;
+ * row's path: crossing the real axis at radius r (the row's,
+ * quad/path_radius.h: r0 = ekoc_talbot_radius(ln x) unless moved off a pole),
+ * back on eko's radius r0 away from the axis (ekoc_talbot_point_moved_,
+ * quad/talbot.h); bitwise equal to ekoc_talbot_point_r(u, r, ...) when r == r0. */
+EKOC_HD void ekoc_batch_path(double theta, double tc, double dj, double r0, double r, int singlet_like,
+                             ekoc_complex *n, ekoc_complex *dn) {
+  ekoc_talbot_point_moved_(theta, tc, dj, r0, r, singlet_like, n, dn);
 }
 
 /* W = (w/pi) (K - s) dN: the node's weight times the element (constant s

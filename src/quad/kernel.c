@@ -75,7 +75,11 @@ void ekoc_quad_workspace_stats(const ekoc_quad_workspace *ws, uint64_t *hits, ui
   if (misses) *misses = ws ? ws->misses : 0;
 }
 
-/* The radius of the args' path: path_radius, or eko's Talbot radius of ln x when 0. */
+/* The radius at which the args' path crosses the real axis: path_radius, or
+ * eko's Talbot radius of ln x when 0. A path_radius other than eko's moves
+ * the path near the axis only: away from it the path returns to eko's
+ * (ekoc_talbot_point_moved, quad/talbot.h), so the integral over eko's
+ * range stays eko's while no singularity lies between the two crossings. */
 static double path_radius(const ekoc_kernel_args *args) {
   return args->path_radius > 0.0 ? args->path_radius : ekoc_talbot_radius(args->logx);
 }
@@ -118,7 +122,7 @@ static ekoc_nspace_cache_entry *cached_family(ekoc_kernel_args *args, ekoc_quad_
                                              KNOWN_BYTES(ws->basis_nx));
   e->has_basis = 0;
   e->n_single = 0;
-  ekoc_talbot_point_r(u, r, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
+  ekoc_talbot_point_moved(u, args->logx, r, ekoc_nspace_singlet_like(&args->nspace), &e->n, &e->dn);
   rc = checked_eval(&args->nspace, e->n, e->values);
   if (rc != EKOC_OK) {
     e->valid = 0;
@@ -215,7 +219,7 @@ double ekoc_quad_kernel(double u, void *vargs) {
     /* without a reserved cache, one basis function: basis_index of interp
      * (which takes precedence) in the stable local form, or the records
      * given, in their monomial form (docs/physics.md §4.3) */
-    ekoc_talbot_point_r(u, path_radius(args), ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
+    ekoc_talbot_point_moved(u, args->logx, path_radius(args), ekoc_nspace_singlet_like(&args->nspace), &n, &dn);
     if (in)
       pj = ekoc_interp_basis_mellin(in, (size_t)args->basis_index, n, args->logx);
     else

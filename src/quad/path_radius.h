@@ -15,15 +15,19 @@
  * the spike that leaves. Others lie off the axis near N = 0 and the negative
  * integers (below).
  *
- * The integral does not change when the path moves without sweeping over a
- * singularity (and the part beyond the Mellin cut stays negligible): so where
- * the crossing lies within EKOC_PATH_POLE_GUARD r of a pole, the radius is
- * moved until it lies that far from it, on the same side, and kept only when
- * no pole was swept on the way, on the axis or off it. The entries are then
- * eko's integral on eko's path, computed where the integrand is smooth. When
- * no such radius exists (poles closer than twice the guard, or a move among
- * the radii of the complex poles), the row keeps eko's radius and the
- * drivers flag its entries.
+ * Where the crossing lies within EKOC_PATH_POLE_GUARD r of a pole, the
+ * crossing radius is moved until it lies that far from it, on the same side,
+ * and kept only when no pole was swept on the way, on the axis or off it.
+ * Only the path next to the axis moves: away from it the moved path returns
+ * to eko's radius (ekoc_talbot_point_moved, quad/talbot.h), so both ends of
+ * eko's range [1/2, 1 - cut] are eko's points and, no singularity lying
+ * between the two paths, the entries are eko's integral on eko's path,
+ * computed where the integrand is smooth. (A whole Talbot path of the new
+ * radius is not: next to the diagonal the part beyond the Mellin cut is far
+ * from negligible, and such a path changed eko's entries by up to 40 %;
+ * docs/physics.md §3.1.) When no such radius exists (poles closer than twice
+ * the guard, or a move among the radii of the complex poles), the row keeps
+ * eko's radius and the drivers flag its entries.
  */
 #ifndef EKOC_QUAD_PATH_RADIUS_H
 #define EKOC_QUAD_PATH_RADIUS_H
@@ -56,7 +60,8 @@ typedef enum ekoc_path_status {
  * a U-based method): the largest k + 1 (K), or 0 when it has none. */
 int ekoc_path_pole_orders(const ekoc_nspace_cfg *cfg);
 
-/* The radius of row ln x = logx for family cfg into *radius and what was done
+/* The radius of row ln x = logx for family cfg (where its path crosses the
+ * real axis, quad/talbot.h) into *radius and what was done
  * into *status. Families without the poles get ekoc_talbot_radius(logx) at no
  * cost. Evaluates gamma^(0) at a few real N through the ekore crate (no
  * allocation). Returns EKOC_OK or the crate's error. */

@@ -74,6 +74,55 @@ EKOC_HD void ekoc_talbot_point_r(double t, double r, int singlet_like, ekoc_comp
   dn_dt->im = 2.0 * EKOC_PI * r;
 }
 
+/* A path moved off a pole of the truncated solutions (quad/path_radius.h)
+ * crosses the real axis at o + r but returns to eko's path (radius r0) away
+ * from the axis: radius rho(theta) = r0 + (r - r0) w(theta) with
+ * w = exp(-(theta/theta_w)^4), theta_w = EKOC_TALBOT_MOVE_THETA: w = 1 - 2.4e-4
+ * at theta = 0.1 (the crossing keeps its distance from the pole), below 1e-67
+ * at eko's Mellin cut (theta = 0.9 pi), where the point is eko's (to rounding).
+ * Both ends being eko's, the integral over [1/2, 1 - cut] is eko's (Cauchy:
+ * the region between the two paths holds no singularity when no pole lies
+ * between o + r0 and o + r, and the real segment between the crossings adds
+ * nothing to the imaginary part that is taken); a whole path of radius r
+ * would change it by the difference of the parts beyond the cut, which the
+ * basis transforms' algebraic decay next to the diagonal leaves far from
+ * negligible (docs/physics.md §3.1). */
+#define EKOC_TALBOT_MOVE_THETA 0.8
+
+/* N and dN/dt at theta (tc = theta cot theta, dj = cot theta - theta /
+ * sin^2 theta) on the path of crossing radius r returning to eko's radius r0
+ * (above); exactly the Talbot point of radius r when r == r0. */
+EKOC_HD void ekoc_talbot_point_moved_(double theta, double tc, double dj, double r0, double r, int singlet_like,
+                                      ekoc_complex *n, ekoc_complex *dn_dt) {
+  double o = singlet_like ? 1.0 : 0.0;
+  if (r == r0) {
+    n->re = o + r * tc;
+    n->im = r * theta;
+    dn_dt->re = 2.0 * EKOC_PI * r * dj;
+    dn_dt->im = 2.0 * EKOC_PI * r;
+  } else {
+    double s = theta / EKOC_TALBOT_MOVE_THETA, s2 = s * s, w = exp(-s2 * s2);
+    double rho = r0 + (r - r0) * w;
+    /* d rho / d theta = (r - r0) w'(theta), w' = -4 s^3 w / theta_w */
+    double drho = -(r - r0) * 4.0 * s2 * s * w / EKOC_TALBOT_MOVE_THETA;
+    n->re = o + rho * tc;
+    n->im = rho * theta;
+    /* dN/dt = 2 pi dN/dtheta = 2 pi [rho (dj + i) + rho' (tc + i theta)] */
+    dn_dt->re = 2.0 * EKOC_PI * (rho * dj + drho * tc);
+    dn_dt->im = 2.0 * EKOC_PI * (rho + drho * theta);
+  }
+}
+
+/* ekoc_talbot_point_r on the moved path of crossing radius r for the
+ * inversion point ln x = logx (eko's radius ekoc_talbot_radius(logx) away
+ * from the axis); ekoc_talbot_point_r itself when r is eko's radius. */
+EKOC_HD void ekoc_talbot_point_moved(double t, double logx, double r, int singlet_like, ekoc_complex *n,
+                                     ekoc_complex *dn_dt) {
+  double theta = EKOC_PI * (2.0 * t - 1.0);
+  ekoc_talbot_point_moved_(theta, ekoc_talbot_theta_cot_(theta), ekoc_talbot_djac_re_(theta),
+                           ekoc_talbot_radius(logx), r, singlet_like, n, dn_dt);
+}
+
 /* The same on eko's path of the inversion point ln x = logx (r = ekoc_talbot_radius(logx)). */
 EKOC_HD void ekoc_talbot_point(double t, double logx, int singlet_like, ekoc_complex *n, ekoc_complex *dn_dt) {
   ekoc_talbot_point_r(t, ekoc_talbot_radius(logx), singlet_like, n, dn_dt);

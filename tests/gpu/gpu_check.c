@@ -174,7 +174,8 @@ static double *rounding_scale(const job_data *d) {
         size_t a;
         int have_lo = 0, i;
         double wabs;
-        ekoc_batch_path(d->rule->theta[m], d->rule->tc[m], d->rule->dj[m], ekoc_talbot_radius(logx), singlet, &n, &dn);
+        ekoc_batch_path(d->rule->theta[m], d->rule->tc[m], d->rule->dj[m], ekoc_talbot_radius(logx), ekoc_talbot_radius(logx),
+                        singlet, &n, &dn);
         nre[0] = n.re;
         nre[1] = n.im;
         if (ekoc_nspace_towers(cfg, 1, &nre[0], &nre[1], scratch, tower) != EKOC_OK ||
@@ -260,7 +261,8 @@ static int emulate_run(job_data *d) {
       }
       for (m = 0; m < nodes; ++m) {
         ekoc_complex n, dn;
-        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], radius[k], fp->singlet_like, &n, &dn);
+        ekoc_batch_path(rule->theta[m], rule->tc[m], rule->dj[m], ekoc_talbot_radius(in->logx[k]), radius[k],
+                        fp->singlet_like, &n, &dn);
         nre[m] = n.re;
         nre[nodes + m] = n.im;
       }
@@ -268,7 +270,7 @@ static int emulate_run(job_data *d) {
     }
     if (rc != EKOC_OK) goto next;
     for (idx = 0; idx < nx * nodes; ++idx)
-      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, radius, rulebuf, tower, active, wbuf, status);
+      ekoc_batch_thread_family(&fa, idx, (int32_t)nodes, in->logx, radius, rulebuf, tower, active, wbuf, status);
     for (idx = 0; idx < nx * nodes; ++idx)
       if (status[idx]) rc = EKOC_ERR_NUMERICAL;
     if (rc != EKOC_OK) goto next;
