@@ -18,7 +18,7 @@
  *    0.01, eko's tolerances (perf/lha_common.h). Entries it cannot reproduce
  *    for documented reasons are listed as exceptions (perf/lha_exceptions.h).
  *
- * usage: lha [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N] [--parts 3/1,14/2]
+ * usage: lha [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts 3/1,14/2]
  *            [--quiet] [--grid N] (eko settings: lambert points, 60) [--iterations N] [--degree N]
  *            [--no-share] [--checksum]
  * With the batch backend the parts share one ekoc_nspace_cache, as any series
@@ -190,6 +190,7 @@ static int run_part(const run *r, const options *o, const double *grid, ekoc_int
 
   ekoc_profile_new(256, &prof);
   rc = ekoc_compute(&th, &rq, prof, &op);
+  if (rc == EKOC_OK) lha_note_engine(op);
   if (rc != EKOC_OK) {
     printf("table %d part %d: FAILED: %s: %s\n", r->table, r->part, ekoc_status_str(rc), ekoc_last_error());
     ekoc_profile_free(prof);
@@ -297,13 +298,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--checksum"))
       o.checksum = 1;
     else if (!strcmp(argv[i], "--help")) {
-      printf("usage: %s [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
+      printf("usage: %s [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
              "[--iterations N] [--degree N] [--epsabs E] [--no-share] [--checksum]\n  --checksum: a fingerprint of each part's operator (values and errors), to compare builds bit for bit\n  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
              argv[0]);
       return 0;
     } else {
       fprintf(stderr,
-              "usage: %s [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
+              "usage: %s [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
               "[--iterations N] [--degree N] [--epsabs E] [--no-share] [--checksum]\n",
               argv[0]);
       return 2;

@@ -107,7 +107,13 @@ static const char *const lha_backend_names[] = {
     [EKOC_BACKEND_BATCH] = "batch",
     [EKOC_BACKEND_GPU] = "gpu",
     [EKOC_BACKEND_NSPACE] = "nspace",
+    [EKOC_BACKEND_AUTO] = "auto",
 };
+
+/* The engine the last computation ran (ekoc_operator_backend), -1 before any:
+ * with --backend auto the summary line names it. */
+static int lha_engine_ran = -1;
+static void lha_note_engine(const ekoc_operator *op) { lha_engine_ran = ekoc_operator_backend(op); }
 #define LHA_N_BACKENDS ((int)(sizeof lha_backend_names / sizeof *lha_backend_names))
 
 /* The backend of --backend `name` into *out; 0 for an unknown name. */
@@ -177,7 +183,7 @@ typedef struct lha_cli {
 } lha_cli;
 
 static lha_cli lha_cli_default(void) {
-  lha_cli c = {"adaptive", NULL, "eko", 0, 0};
+  lha_cli c = {"auto", NULL, "eko", 0, 0};
   return c;
 }
 
@@ -225,6 +231,8 @@ static int lha_cli_check(const lha_cli *c, const char *prog, int *converged, int
  * (stats_median). */
 static void lha_print_summary(const char *what, int parts, const stats *st, double median, double wall,
                               const char *backend, int converged, const char *suffix) {
+  if (!strcmp(backend, "auto") && lha_engine_ran >= 0 && lha_engine_ran < LHA_N_BACKENDS)
+    backend = lha_backend_names[lha_engine_ran]; /* the engine auto ran */
   printf("\n%s digits: %zu of %zu entries within one unit of the last printed digit, %zu documented exceptions\n",
          what, st->within_unit, st->compared, st->exceptions);
   printf("LHA summary: parts=%d entries=%zu within_digit=%zu/%zu exceptions=%zu failures=%zu max_rel_dev=%.3e "

@@ -32,7 +32,7 @@
  *    valence, 1e4 times L_p there; built with the exact g3
  *    (`make EKORE_FEATURES=exact-g3`) all five entries are within the digit.
  *
- * usage: lha_polarized [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N]
+ * usage: lha_polarized [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N]
  *                      [--parts 17/2,18/3] [--quiet]
  * Prints one comparison table per part, the exceptions, then one summary line
  * in perf/lha.c's format with `polarized=1` appended:
@@ -199,6 +199,7 @@ static int run_part(const pol_run *r, const options *o, const double *grid, ekoc
   pdf_out = pdf_in + NB * NGRID;
 
   rc = ekoc_compute(&th, &rq, NULL, &op);
+  if (rc == EKOC_OK) lha_note_engine(op);
   if (rc != EKOC_OK) {
     printf("table %d part %d: FAILED: %s: %s\n", r->table, r->part, ekoc_status_str(rc), ekoc_last_error());
     free(pdf_in);
@@ -230,7 +231,7 @@ static int run_part(const pol_run *r, const options *o, const double *grid, ekoc
 
 static int usage(const char *argv0, FILE *to, int status) {
   fprintf(to,
-          "usage: %s [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] "
+          "usage: %s [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts T/P,...] "
           "[--quiet]\n  parts are table/part of hep-ph/0511119 tables 16-18, e.g. 17/2\n",
           argv0);
   return status;

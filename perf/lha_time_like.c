@@ -36,7 +36,7 @@
  *    0.03 in part 3/2, against -20 at 1e-4 and -70 at 1e-5), so the entry is
  *    a cancellation. These stay in max/median_rel_dev.
  *
- * usage: lha_time_like [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N]
+ * usage: lha_time_like [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N]
  *                      [--parts 2/1,3/2] [--quiet] [--matching-effect]
  * Prints one comparison table per part, the exceptions, then one summary line
  * in perf/lha.c's format with `time_like=1` appended:
@@ -138,6 +138,7 @@ static int evolve(const lha_tl_part *r, const options *o, const double *grid, in
   rq.backend = o->backend;
   rq.n_threads = o->threads;
   rc = ekoc_compute(&th, &rq, NULL, &op);
+  if (rc == EKOC_OK) lha_note_engine(op);
   if (rc != EKOC_OK) {
     printf("part %d/%d: FAILED: %s: %s\n", r->table, r->part, ekoc_status_str(rc), ekoc_last_error());
     return 0;
@@ -295,7 +296,7 @@ static int time_like_grid(int converged, int *ngrid, int degree, double *grid, e
 
 static int usage(const char *argv0, FILE *to, int status) {
   fprintf(to,
-          "usage: %s [--settings eko|converged] [--backend adaptive|batch|gpu] [--threads N] [--parts T/P,...] "
+          "usage: %s [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts T/P,...] "
           "[--quiet] [--matching-effect]\n  parts: 1/1 LO FFNS, 1/2 LO VFNS, 2/1-3 NLO FFNS, 3/1-3 NLO VFNS (rho = 1, 2, 1/2)\n",
           argv0);
   return status;

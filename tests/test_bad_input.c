@@ -1106,10 +1106,8 @@ static void test_compute_request_controls(void **state) {
   COMPUTE_FAILS(rq.inversion_method = EKOC_MATCHING_FORWARD, EKOC_ERR_INVALID_METHOD, "request.inversion_method=0", NULL);
   COMPUTE_FAILS(rq.inversion_method = 3, EKOC_ERR_INVALID_METHOD, "request.inversion_method=3", NULL);
   COMPUTE_FAILS(rq.backend = -1, EKOC_ERR_INVALID_MODE, "request.backend=-1", NULL);
-  COMPUTE_FAILS(rq.backend = 4, EKOC_ERR_INVALID_MODE, "request.backend=4", NULL);
+  COMPUTE_FAILS(rq.backend = 5, EKOC_ERR_INVALID_MODE, "request.backend=5", NULL);
   /* what the N-space backend does not compute, named */
-  COMPUTE_FAILS((rq.backend = EKOC_BACKEND_NSPACE, rq.method = EKOC_METHOD_TRUNCATED, th.order = 3), EKOC_ERR_UNSUPPORTED,
-                "request.method=4", "backend=nspace");
   COMPUTE_FAILS((rq.backend = EKOC_BACKEND_NSPACE, th.qed_order = 1), EKOC_ERR_UNSUPPORTED, "backend=nspace",
                 "qed_order=1");
   /* quadrature controls */

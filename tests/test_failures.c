@@ -262,6 +262,7 @@ static void test_failures_thread_count(void **state) {
     rq.degree = 3;
     rq.epsrel = 1e-9;
     rq.limit = 2;
+    rq.backend = EKOC_BACKEND_ADAPTIVE; /* its subdivision limit is what fails */
     rq.n_threads = threads[i];
     assert_int_equal(ekoc_compute(&th, &rq, NULL, &op), EKOC_OK);
     counts[i] = ekoc_operator_failures(op);

@@ -87,6 +87,7 @@ typedef struct setup {
 static void lha_setup(setup *s, int order, int vfns, size_t nx) {
   ekoc_theory_default(&s->th);
   ekoc_request_default(&s->rq);
+  s->rq.backend = EKOC_BACKEND_ADAPTIVE; /* the parts and their x-space composition, as eko (not the N-space engine) */
   s->th.order = order;
   if (vfns) {
     s->th.nf_ref = 3;

@@ -60,6 +60,7 @@ static void make_jobs(void) {
     memset(j, 0, sizeof *j);
     ekoc_theory_default(&j->th);
     ekoc_request_default(&j->rq);
+    j->rq.backend = EKOC_BACKEND_ADAPTIVE; /* the jobs below name the others */
     j->rq.mu2 = targets_up;
     j->rq.n_targets = 2;
     j->rq.xgrid = grid;

@@ -18,8 +18,9 @@ by one that
 and logs one line saying which and why (logger "ekoc.accel").
 
 Environment (ekoc._env): EKOC_ACCEL=0 leaves eko alone (1, the default,
-does not); EKOC_ACCEL_BACKEND picks the ekoc backend (adaptive, batch, gpu;
-default adaptive, eko's own quadrature). Any other value raises ValueError
+does not); EKOC_ACCEL_BACKEND picks the ekoc backend (auto, the default:
+the N-space engine, batch where it does not compute the card yet; nspace,
+batch, adaptive, gpu). Any other value raises ValueError
 naming the variable, when the hook is installed and at each call.
 """
 
@@ -72,15 +73,15 @@ def _make_solve(original):
         try:
             # streamed: each target written as it is composed, a few in memory;
             # a failure leaves nothing at `path`, so eko can still write it
-            solve_to_eko(theory, operator, pathlib.Path(path), backend=backend)
+            result = solve_to_eko(theory, operator, pathlib.Path(path), backend=backend)
         except ImportError as exc:  # EKOC_LIB names no libekoc, no library built, ...
             log.info("eko computes this EKO: libekoc could not be loaded (%s)", exc)
             return original(theory, operator, path)
         except (_errors.EkocError, NotImplementedError) as exc:
             log.info("eko computes this EKO: ekoc could not (%s)", exc)
             return original(theory, operator, path)
-        log.info("ekoc computed this EKO (%s, backend %s) in %.3f s -> %s", why, backend,
-                 time.perf_counter() - t0, path)
+        log.info("ekoc computed this EKO (%s, backend %s: %s, %d flagged integrals) in %.3f s -> %s", why, backend,
+                 result.get("backend", backend), result.get("failures", 0), time.perf_counter() - t0, path)
         return None
 
     solve.__ekoc_accel__ = True

@@ -35,7 +35,9 @@ SV_NONE, SV_EXPONENTIATED, SV_EXPANDED = 0, 1, 2
 SV_MODES = {None: SV_NONE, "exponentiated": SV_EXPONENTIATED, "expanded": SV_EXPANDED}
 MATCHING_BACKWARD_EXACT, MATCHING_BACKWARD_EXPANDED = 1, 2
 INVERSIONS = {"exact": MATCHING_BACKWARD_EXACT, "expanded": MATCHING_BACKWARD_EXPANDED}
-BACKENDS = {"adaptive": 0, "batch": 1, "gpu": 2, "nspace": 3}
+BACKENDS = {"auto": 4, "nspace": 3, "batch": 1, "adaptive": 0, "gpu": 2}
+#: the engine that ran, by its C number (ekoc_operator_backend never gives auto)
+BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
 
 THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "matching_order"}
 OPERATOR_FIELDS = {"init", "mugrid", "xgrid", "configs", "debug", "eko_version"}

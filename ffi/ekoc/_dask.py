@@ -184,7 +184,7 @@ def _local_client(n_jobs: int, n_workers: int | None, cluster_kwargs: dict):
     return Client(cluster), cluster
 
 
-def solve_many(jobs: Sequence, client=None, backend: str = "adaptive", *, n_workers: int | None = None,
+def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers: int | None = None,
                cluster_kwargs: dict | None = None, resources: dict | None = None,
                **solve_kwargs) -> list[JobResult]:
     """Runs ekoc.solve on each job on a Dask cluster; returns JobResults in job order.

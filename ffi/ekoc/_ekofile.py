@@ -139,7 +139,7 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
     _write_atomic(tc, oc, path, fill)
 
 
-def solve_to_eko(theory_card, operator_card, path, backend: str = "adaptive", **solve_kwargs) -> dict:
+def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", **solve_kwargs) -> dict:
     """Computes eko's operators with libekoc and writes them as an EKO file
     at `path` (a new .tar, readable by eko.EKO.read, the same file as
     ``ekoc.solve(...).to_eko(path)``), streaming: each target's operator and
@@ -151,7 +151,7 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "adaptive", **
     ekoc.solve's, plus eko's own for `path` (not a .tar, already there),
     raised before any computation; nothing is left at `path` when the
     computation or the write fails. Returns solve_stream's summary
-    {"failures", "timing", "profile"}."""
+    {"failures", "timing", "profile", "backend"}."""
     from ._stream import solve_stream
 
     if not isinstance(path, (str, os.PathLike)):

@@ -4,8 +4,9 @@
   is not a file, or a file that is not libekoc, is an ImportError);
 - ``EKOC_ACCEL``: ``1`` (the default) lets the accelerator compute with
   ekoc, ``0`` leaves eko alone;
-- ``EKOC_ACCEL_BACKEND``: the backend the accelerator uses: ``adaptive``
-  (the default), ``batch`` or ``gpu``.
+- ``EKOC_ACCEL_BACKEND``: the backend the accelerator uses: ``auto`` (the
+  default: the N-space engine, batch where it does not compute the card
+  yet), ``nspace``, ``batch``, ``adaptive`` or ``gpu``.
 
 (The installer, ffi/setup.py, reads ``EKOC_LIB`` and ``EKOC_BUNDLE_LIB`` =
 0 / 1; the tests read ``EKOC_TEST_INSTALLED`` = 0 / 1; each checks its own.)
@@ -23,7 +24,7 @@ from ._errors import EkocFieldError
 #: variable -> (allowed values, default) of the variables that take a choice
 CHOICES = {
     "EKOC_ACCEL": (("0", "1"), "1"),
-    "EKOC_ACCEL_BACKEND": (("adaptive", "batch", "gpu", "nspace"), "adaptive"),
+    "EKOC_ACCEL_BACKEND": (("auto", "nspace", "batch", "adaptive", "gpu"), "auto"),
 }
 
 

@@ -184,6 +184,8 @@ size_t ekoc_operator_n_targets(const ekoc_operator *op);
 size_t ekoc_operator_nx(const ekoc_operator *op);
 int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t *nf);
 size_t ekoc_operator_failures(const ekoc_operator *op);
+int32_t ekoc_operator_backend(const ekoc_operator *op);
+int ekoc_request_backend(const ekoc_theory *theory, const ekoc_request *request, int32_t *backend);
 int ekoc_operator_failed_flavor(const ekoc_operator *op, size_t i, uint8_t *flags, size_t len, size_t *n_flagged);
 int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len);
 int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len);

@@ -172,7 +172,8 @@ class Solution(Mapping):
         self.xgrid = setup.xgrid
         self.mu2_0 = setup.mu2_0
         self.nf0 = setup.nf0
-        self.backend = backend
+        # the engine that ran ("auto" resolved: docs/architecture.md, Engines)
+        self.backend = _cards.BACKEND_NAMES.get(int(lib.ekoc_operator_backend(handle.ptr)), backend)
         self.profile = profile
         self.timing = timing
         self.failures = int(lib.ekoc_operator_failures(handle.ptr))
@@ -425,19 +426,22 @@ class NSpaceCache:
         return f"NSpaceCache(nbytes={self.nbytes})"
 
 
-def solve(theory_card, operator_card, backend: str = "adaptive", *, n_threads: int | None = None,
+def solve(theory_card, operator_card, backend: str = "auto", *, n_threads: int | None = None,
           progress=None, profile: bool = False, nspace_cache: NSpaceCache | None = None,
           _state: _Progress | None = None, **options) -> Solution:
     """Computes eko's evolution kernel operators with libekoc.
 
     theory_card, operator_card: eko 0.15 TheoryCard / OperatorCard objects,
         or dicts with the same fields (scales linear in GeV).
-    backend: "adaptive" (GSL QAGS per entry, as eko), "batch" (fixed nodes,
-        N-space work shared by all entries), "gpu", or "nspace" (each
-        target's parts multiplied in N-space and its operator inverted once
-        on banded paths: no x-space products, so no interpolation of the
-        intermediate PDFs; refuses QED, the truncated and perturbative
-        methods above LO and backward-exact matchings; docs/physics.md §3.2).
+    backend: "auto" (the default: the N-space engine, or batch for what it
+        does not compute yet: QED, backward-exact matchings, grid points
+        closer than 1e-3 in ln x; Solution.backend names the one that ran),
+        "nspace" (each target's parts multiplied in N-space and its operator
+        inverted once on banded paths: no x-space products, no Mellin cut;
+        docs/physics.md §3.2-3.3), "batch" (eko's x-space composition with
+        fixed nodes, N-space work shared by all entries: eko's numbers),
+        "adaptive" (GSL QAGS per entry: eko's algorithm in C, the reference)
+        or "gpu".
     n_threads: worker threads; None takes the card's n_integration_cores
         (<= 0: all cores).
     progress: None, True (a bar: tqdm when installed) or a callable
@@ -534,7 +538,7 @@ def _raise_naming_the_card_field(status: int, setup: _cards.Setup, where: str = 
         raise named from None
 
 
-def profile(theory_card, operator_card, backend: str = "adaptive", **kwargs) -> tuple[Solution, ProfileTable]:
+def profile(theory_card, operator_card, backend: str = "auto", **kwargs) -> tuple[Solution, ProfileTable]:
     """ekoc.solve with the node timer: returns (solution, table) where the
     table lists (stage, start_ns, end_ns) for planning and couplings, every
     evolution segment and matching, the composition and the whole compute."""
@@ -548,7 +552,7 @@ class Job:
     `cancel()`. The C library releases the GIL, so the caller (a notebook)
     stays responsive."""
 
-    def __init__(self, theory_card, operator_card, backend="adaptive", **kwargs):
+    def __init__(self, theory_card, operator_card, backend="auto", **kwargs):
         self._state = _Progress(None)
         self._result = None
         self._exc = None
@@ -582,6 +586,6 @@ class Job:
         return self._result
 
 
-def submit(theory_card, operator_card, backend: str = "adaptive", **kwargs) -> Job:
+def submit(theory_card, operator_card, backend: str = "auto", **kwargs) -> Job:
     """Starts ekoc.solve on a background thread and returns a Job to poll."""
     return Job(theory_card, operator_card, backend, **kwargs)

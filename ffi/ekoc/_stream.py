@@ -62,7 +62,7 @@ def _stream_trampoline(data, index, target):
     return ffi.from_handle(data)._call(index, target)
 
 
-def solve_stream(theory_card, operator_card, on_target: Callable, backend: str = "adaptive", *,
+def solve_stream(theory_card, operator_card, on_target: Callable, backend: str = "auto", *,
                  n_threads: int | None = None, progress=None, profile: bool = False,
                  nspace_cache: NSpaceCache | None = None, **options) -> dict:
     """ekoc.solve without holding the operators: `on_target(op)` is called
@@ -74,7 +74,7 @@ def solve_stream(theory_card, operator_card, on_target: Callable, backend: str =
     are bitwise solve's. Raising inside on_target stops the computation and
     re-raises here. Arguments and errors as solve's. Returns
     {"failures": integrals that missed their tolerance, "timing": {...},
-    "profile": the stage table or None}."""
+    "profile": the stage table or None, "backend": the engine that ran}."""
     t_start = time.perf_counter()
     lib = load()
     if not callable(on_target):
@@ -89,10 +89,13 @@ def solve_stream(theory_card, operator_card, on_target: Callable, backend: str =
         on_target(op)
 
     stream.on_target = count
+    engine = ffi.new("int32_t *")
+    run.check(lib.ekoc_request_backend(run.th, run.rq, engine), "ekoc_request_backend", None)
     t0 = time.perf_counter()
     status = lib.ekoc_compute_stream(run.th, run.rq, run.prof.ptr if run.prof else ffi.NULL, _stream_trampoline,
                                      stream.handle)
     t1 = time.perf_counter()
     run.check(status, "ekoc_compute_stream", stream.exc)
     timing = {"compute_s": t1 - t0, "callback_s": run.state.seconds, "python_s": time.perf_counter() - t_start}
-    return {"failures": failures[0], "timing": timing, "profile": run.prof.table() if run.prof else None}
+    return {"failures": failures[0], "timing": timing, "profile": run.prof.table() if run.prof else None,
+            "backend": _cards.BACKEND_NAMES.get(int(engine[0]), backend)}

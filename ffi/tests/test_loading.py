@@ -138,7 +138,7 @@ def test_accelerator_hook_checks_the_environment_at_each_call(tmp_path, monkeypa
     with pytest.raises(ValueError, match="EKOC_ACCEL_BACKEND='gpuu'"):
         patched(*cards.card("lo_ffns"), tmp_path / "x.tar")
     monkeypatch.setenv("EKOC_ACCEL_BACKEND", "")  # empty: the default
-    assert _env.choice("EKOC_ACCEL_BACKEND") == "adaptive"
+    assert _env.choice("EKOC_ACCEL_BACKEND") == "auto"
 
 
 def test_every_environment_variable_read_is_documented_and_checked():

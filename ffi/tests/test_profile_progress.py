@@ -1,5 +1,7 @@
 """ekoc.profile's stage table (the C node timer), progress callbacks,
-cancellation and the polling Job."""
+cancellation and the polling Job. The stage and row counts are those of the
+x-space pipeline (parts, then composition): the adaptive backend, named (the
+default runs the N-space engine, whose stages are its bands)."""
 
 import threading
 import time
@@ -13,7 +15,7 @@ import ekoc
 
 def test_profile_stages():
     th, op = cards.card("nlo_vfns")  # 4 -> 5 flavours: two segments and a matching, two targets
-    sol, table = ekoc.profile(th, op)
+    sol, table = ekoc.profile(th, op, "adaptive")
     names = [r.stage for r in table]
     assert names[0] == "plan+couplings" and names[-1] == "compute"
     assert "composition" in names
@@ -43,7 +45,7 @@ def test_progress_callback_counts_rows():
         with lock:
             seen.append((done, total))
 
-    sol = ekoc.solve(th, op, progress=cb, n_threads=2)
+    sol = ekoc.solve(th, op, "adaptive", progress=cb, n_threads=2)
     nx = len(op["xgrid"])
     # rows of every integrated part: nf=4 segment, matching, nf=5 segment
     assert len(seen) == 3 * nx
@@ -58,7 +60,7 @@ def test_progress_bar_text(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm", None)  # force the plain-text bar
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     th, op = cards.card("lo_ffns")
-    ekoc.solve(th, op, progress=True)
+    ekoc.solve(th, op, "adaptive", progress=True)
     err = capsys.readouterr().err
     assert "100%" in err and f"({len(op['xgrid'])}/{len(op['xgrid'])} rows)" in err
 
@@ -112,7 +114,7 @@ def test_ctrl_c_stops_the_computation(tmp_path):
         "th, op = cards.card('nnlo_vfns'); op['xgrid'] = cards.lambert_grid(60)\n"
         "print('started', flush=True)\n"
         "try:\n"
-        "    ekoc.solve(th, op, n_threads=1)\n"
+        "    ekoc.solve(th, op, 'adaptive', n_threads=1)\n"
         "    print('finished', flush=True)\n"
         "except KeyboardInterrupt as e:\n"
         "    print('interrupted', type(e.__cause__).__name__, flush=True)\n"

@@ -20,9 +20,16 @@ enum {
   /* each target's parts multiplied in N-space at the nodes of shared Talbot
    * paths, its operator inverted once, every entry on the path of its band
    * (docs/physics.md §3.2): one interpolation of the initial PDF instead of
-   * one per part, no x-space products. CPU; QCD (not QED), methods without the
-   * poles of the truncated singlet solutions */
-  EKOC_BACKEND_NSPACE = 3
+   * one per part, no x-space products, no Mellin cut. CPU; QCD (not QED); the
+   * truncated and perturbative methods with eko's per-row treatment of their
+   * spurious poles (docs/physics.md §3.3; not yet ordered-truncated above LO) */
+  EKOC_BACKEND_NSPACE = 3,
+  /* the default: the N-space engine, or the batch engine for what the
+   * N-space engine does not compute yet (QED, ordered-truncated above LO, a
+   * backward-exact matching on a target's path, grid points closer than
+   * 1e-3 in ln x).
+   * ekoc_operator_backend names the engine that ran. */
+  EKOC_BACKEND_AUTO = 4
 };
 
 /* ---- growing the public structs without breaking callers ----------------------
@@ -134,7 +141,7 @@ typedef struct ekoc_request {
 #define ekoc_theory_default(theory) ekoc_theory_init((theory), sizeof(ekoc_theory))
 /* Defaults: mu_0^2 = 2, nf0 = 4, no targets and no grid (set them), degree 4,
  * iterate-exact with 10 iterations and max order 10, no scale variation,
- * expanded backward matching, adaptive backend with eko's tolerances,
+ * expanded backward matching, the auto backend (EKOC_BACKEND_AUTO) with eko's tolerances,
  * batch 1 panel x 36 Gauss points (73 Gauss-Kronrod nodes). Sets struct_size. */
 #define ekoc_request_default(request) ekoc_request_init((request), sizeof(ekoc_request))
 
@@ -218,6 +225,13 @@ int ekoc_request_estimate_bytes(const ekoc_theory *theory, const ekoc_request *r
 void ekoc_operator_free(ekoc_operator *op); /* NULL is fine */
 
 size_t ekoc_operator_n_targets(const ekoc_operator *op);
+/* The engine that computed op: EKOC_BACKEND_ADAPTIVE, _BATCH, _GPU or
+ * _NSPACE (never _AUTO; -1 for NULL). */
+int32_t ekoc_operator_backend(const ekoc_operator *op);
+/* The engine ekoc_compute(theory, request, ...) would run (request.backend,
+ * or what EKOC_BACKEND_AUTO chooses), without computing anything. Validates
+ * the cards as ekoc_compute does (same errors); *backend untouched on error. */
+int ekoc_request_backend(const ekoc_theory *theory, const ekoc_request *request, int32_t *backend);
 size_t ekoc_operator_nx(const ekoc_operator *op);
 /* The target scale and flavour number of target i. */
 int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t *nf);

@@ -51,7 +51,7 @@ static void request_defaults(ekoc_request *r) {
   r->ev_op_max_order = 10;
   r->sv_mode = EKOC_SV_NONE;
   r->inversion_method = EKOC_MATCHING_BACKWARD_EXPANDED;
-  r->backend = EKOC_BACKEND_ADAPTIVE;
+  r->backend = EKOC_BACKEND_AUTO;
   r->epsabs = 1e-12;
   r->epsrel = 1e-5;
   r->limit = 100;
@@ -273,23 +273,19 @@ static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
   if (r->inversion_method != EKOC_MATCHING_BACKWARD_EXACT && r->inversion_method != EKOC_MATCHING_BACKWARD_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_METHOD, "request.inversion_method=%d is not EKOC_MATCHING_BACKWARD_EXACT/EXPANDED",
                       (int)r->inversion_method);
-  if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_NSPACE)
+  if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_AUTO)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "request.backend=%d is not an EKOC_BACKEND_*", (int)r->backend);
-  if (r->backend == EKOC_BACKEND_NSPACE) {
-    int poles = r->method == EKOC_METHOD_TRUNCATED || r->method == EKOC_METHOD_ORDERED_TRUNCATED ||
-                r->method == EKOC_METHOD_PERTURBATIVE_EXACT || r->method == EKOC_METHOD_PERTURBATIVE_EXPANDED;
-    if (t->qed_order > 0)
-      return ekoc_error(EKOC_ERR_UNSUPPORTED,
-                        "request.backend=nspace with theory.qed_order=%d: QED evolution runs on the adaptive and "
-                        "batch backends",
-                        (int)t->qed_order);
-    if (poles && t->order > 1)
-      return ekoc_error(EKOC_ERR_UNSUPPORTED,
-                        "request.method=%d with request.backend=nspace: the truncated and perturbative singlet "
-                        "solutions have poles right of N = 1 (docs/physics.md §3.1), which the band paths would "
-                        "enclose where eko's paths do not; use the batch backend",
-                        (int)r->method);
-  }
+  if (r->backend == EKOC_BACKEND_NSPACE && t->qed_order > 0)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                      "request.backend=nspace with theory.qed_order=%d: QED evolution runs on the adaptive and "
+                      "batch backends",
+                      (int)t->qed_order);
+  if (r->backend == EKOC_BACKEND_NSPACE && r->method == EKOC_METHOD_ORDERED_TRUNCATED && t->order > 1)
+    return ekoc_error(EKOC_ERR_UNSUPPORTED,
+                      "request.method=%d (ordered-truncated) with request.backend=nspace: its non-singlet solution "
+                      "divides by sum_i a^i U_i(N), whose zeros near N = 0 the N-space engine does not locate yet "
+                      "(docs/physics.md §3.3); use the batch backend",
+                      (int)r->method);
   return t->qed_order > 0 ? check_request_qed(r, t) : EKOC_OK;
 }
 

@@ -4,7 +4,9 @@
  *    (evol/cards.h);
  * 2. targets: the distinct (mu^2, nf) of the request, each computed once
  *    (evol/targets.h);
- * 3. size: the bytes the computation will hold, refused above the memory
+ * 3. engine: the request's backend, or the one EKOC_BACKEND_AUTO chooses
+ *    (evol/backend_choice.h), from the plan of step 4 built first;
+ *    size: the bytes the computation will hold, refused above the memory
  *    budget (evol/estimate.h), and the worker threads, refused when the
  *    system will not create them (evol/threads.h) -- both before any work;
  * 4. plan: for every distinct target, eko's matched path from (mu_0^2, nf0):
@@ -23,10 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evol/backend_choice.h"
 #include "evol/cards.h"
 #include "evol/compose.h"
 #include "evol/estimate.h"
 #include "evol/nspace_engine.h"
+#include "evol/operator_internal.h"
 #include "evol/plan.h"
 #include "evol/profile_stage.h"
 #include "evol/run.h"
@@ -51,23 +55,61 @@ static int read_request(const ekoc_theory *th_in, const ekoc_request *rq_in, eko
   return rc;
 }
 
-int ekoc_request_estimate_bytes(const ekoc_theory *th_in, const ekoc_request *rq_in, size_t *bytes) {
+/* The plan of the distinct targets (*distinct: the request with them, which
+ * *setup points at), the basis and the engine (stage 3). The caller frees
+ * *plan and *interp, also on error. */
+static int choose_engine(const ekoc_theory *th, ekoc_request *rq, ekoc_request *distinct, ekoc_plan_setup *setup,
+                         const ekoc_targets *tg, ekoc_plan *plan, ekoc_interp **interp) {
+  int rc;
+  *distinct = *rq;
+  distinct->mu2 = tg->mu2;
+  distinct->nf = tg->nf;
+  distinct->n_targets = tg->n_distinct;
+  setup->rq = distinct;
+  memset(plan, 0, sizeof *plan);
+  *interp = NULL;
+  rc = ekoc_interp_alloc_ex(rq->xgrid, rq->nx, rq->degree, rq->interpolation_is_log, interp);
+  if (rc == EKOC_OK) rc = ekoc_plan_build(setup, plan);
+  if (rc == EKOC_OK) rq->backend = distinct->backend = ekoc_backend_choose(th, rq, plan, *interp);
+  return rc;
+}
+
+/* Stages 1-3 without the work: the engine, and (bytes) the estimate. */
+static int look_ahead(const ekoc_theory *th_in, const ekoc_request *rq_in, int32_t *backend, size_t *bytes) {
   ekoc_theory th;
-  ekoc_request rq;
+  ekoc_request rq, distinct;
   ekoc_plan_setup setup;
   ekoc_targets tg;
   ekoc_estimate est;
+  ekoc_plan plan;
+  ekoc_interp *interp = NULL;
   int rc;
-  if (!th_in || !rq_in || !bytes)
-    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_request_estimate_bytes: theory, request and bytes must not be NULL");
   ekoc_error_clear();
   rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
-  ekoc_estimate_request_of(&rq, &tg, 0, th.qed_order > 0, &est);
+  rc = choose_engine(&th, &rq, &distinct, &setup, &tg, &plan, &interp);
+  if (rc == EKOC_OK) {
+    ekoc_estimate_request_of(&rq, &tg, 0, th.qed_order > 0, &est);
+    if (bytes) *bytes = est.total;
+    if (backend) *backend = rq.backend;
+  }
+  ekoc_plan_free(&plan);
+  ekoc_interp_free(interp);
   ekoc_targets_free(&tg);
   ekoc_plan_setup_free(&setup);
-  *bytes = est.total;
-  return EKOC_OK;
+  return rc;
+}
+
+int ekoc_request_estimate_bytes(const ekoc_theory *th_in, const ekoc_request *rq_in, size_t *bytes) {
+  if (!th_in || !rq_in || !bytes)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_request_estimate_bytes: theory, request and bytes must not be NULL");
+  return look_ahead(th_in, rq_in, NULL, bytes);
+}
+
+int ekoc_request_backend(const ekoc_theory *th_in, const ekoc_request *rq_in, int32_t *backend) {
+  if (!th_in || !rq_in || !backend)
+    return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_request_backend: theory, request and backend must not be NULL");
+  return look_ahead(th_in, rq_in, backend, NULL);
 }
 
 /* The N-space backend (evol/nspace_engine.h): all distinct targets at once
@@ -85,7 +127,7 @@ static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ek
   for (t = 0; rc == EKOC_OK && t < n; t += chunk) {
     rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, NULL, prof, ops + t, taints + t, &n_failed);
     if (rc == EKOC_OK && fn) { /* the view's ekoc_operator_failures: the count so far */
-      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, 0, n_failed, &ops[t], &taints[t], fn, data);
+      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, 0, rq->backend, n_failed, &ops[t], &taints[t], fn, data);
       ekoc_blockop_clear(&ops[t]);
       ekoc_blockop_clear(&taints[t]);
     }
@@ -121,19 +163,13 @@ static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_pro
   t0 = ekoc_profile_now_ns(prof);
   rc = read_request(th_in, rq_in, &th, &rq, &setup, &tg);
   if (rc != EKOC_OK) return rc;
-  ekoc_estimate_request_of(&rq, &tg, fn != NULL, th.qed_order > 0, &est);
-  rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq));
-  if (rc == EKOC_OK) rc = ekoc_threads_probe(est.threads);
-
   /* from here on the request is its distinct targets (resolved nf) */
-  distinct = rq;
-  distinct.mu2 = tg.mu2;
-  distinct.nf = tg.nf;
-  distinct.n_targets = tg.n_distinct;
-  setup.rq = &distinct;
-  memset(&plan, 0, sizeof plan);
-  if (rc == EKOC_OK) rc = ekoc_interp_alloc_ex(rq.xgrid, rq.nx, rq.degree, rq.interpolation_is_log, &interp);
-  if (rc == EKOC_OK) rc = ekoc_plan_build(&setup, &plan);
+  rc = choose_engine(&th, &rq, &distinct, &setup, &tg, &plan, &interp);
+  if (rc == EKOC_OK) {
+    ekoc_estimate_request_of(&rq, &tg, fn != NULL, th.qed_order > 0, &est);
+    rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq));
+  }
+  if (rc == EKOC_OK) rc = ekoc_threads_probe(est.threads);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "plan+couplings", t0);
   if (rc == EKOC_OK && rq.backend == EKOC_BACKEND_NSPACE) {
     rc = run_nspace(&plan, interp, &distinct, &tg, rq.mu2, prof, out, fn, data);
@@ -144,6 +180,7 @@ static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_pro
     else if (rc == EKOC_OK)
       rc = ekoc_compose_operator(&plan, &distinct, &tg, rq.mu2, n_failed, prof, out);
   }
+  if (rc == EKOC_OK && out) (*out)->backend = rq.backend;
   ekoc_plan_free(&plan);
   ekoc_interp_free(interp);
   ekoc_targets_free(&tg);

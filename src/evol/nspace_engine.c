@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evol/nspace_poles.h"
 #include "evol/nspace_state.h"
 #include "evol/profile_stage.h"
 #include "quad/band_invert.h"
@@ -140,12 +141,6 @@ static int path_functions(ekoc_nspace_state *g, int role, int role2, int only, s
   return EKOC_OK;
 }
 
-/* Whether band bd inverts every block on the singlet-like path: its tau are
- * small enough that the path's e^tau against the non-singlet blocks costs
- * little (at most e^EKOC_BAND_ONE_PATH_TAU of rounding), and the band's
- * N-space values, transforms and products are then taken once. */
-static int one_path(const ekoc_band *bd) { return bd->tau_hi <= EKOC_BAND_ONE_PATH_TAU; }
-
 /* After a pass whose entries missed the tolerance somewhere: the blocks of
  * the functions that did (g->only), the targets they belong to and the
  * parts on those targets' paths (active), the rows to recompute (g->rows). */
@@ -169,7 +164,7 @@ static void refine_only(ekoc_nspace_state *g, size_t n_fun) {
 /* Band b on one path: its entries, then those of the functions and rows
  * that missed the tolerance again with twice the nodes, while some do (up to
  * EKOC_NSPACE_NODES_MAX intervals); the others keep the first rule's. */
-static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_done) {
+static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_done, ekoc_quad_progress *progress) {
   const ekoc_band *bd = &g->bp->band[b];
   int m = g->opt.first_nodes, rc, first = 1;
   uint64_t ts = ekoc_profile_now_ns(g->prof);
@@ -185,7 +180,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
       *roles_done = 1;
     }
     if (rc != EKOC_OK) return rc;
-    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && one_path(bd) ? ROLE_NS : -1, !first, count,
+    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && ekoc_nspace_one_path(bd) ? ROLE_NS : -1, !first, count,
                         &n_fun);
     if (rc != EKOC_OK) return rc;
     if (n_fun == 0 || bd->n_entries == 0) return EKOC_OK;
@@ -207,6 +202,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     args.rows = first ? NULL : g->rows;
     args.row_over = g->row_over;
     args.fun_over = g->fun_over;
+    args.progress = progress;
     memset(g->row_over, 0, g->nx);
     memset(g->fun_over, 0, n_fun);
     rc = ekoc_band_invert(&args, &over);
@@ -271,6 +267,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
                            const ekoc_nspace_engine_options *opt, ekoc_profile *prof, ekoc_blockop *ops,
                            ekoc_blockop *taints, size_t *n_failed) {
   ekoc_nspace_state g;
+  ekoc_pole_set poles;
   ekoc_quad_progress progress;
   uint64_t ts = ekoc_profile_now_ns(prof), n_paths = 0; /* progress: one step per band and path */
   int rc, b, path, roles_done = 0;
@@ -289,17 +286,33 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   if (g.opt.first_nodes < 2 || g.opt.first_nodes % 2 || g.opt.first_nodes > EKOC_NSPACE_NODES_MAX)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "N-space backend: first_nodes=%d is not even in 2..%d",
                       g.opt.first_nodes, EKOC_NSPACE_NODES_MAX);
+  memset(&poles, 0, sizeof poles);
   rc = ekoc_band_plan_new(ip, g.opt.magnification, g.opt.ratio, &g.bp);
   if (rc == EKOC_OK) rc = ekoc_nspace_state_alloc(&g);
-  for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b) n_paths += one_path(&g.bp->band[b]) ? 1 : 2;
+  /* the truncated and perturbative singlet solutions: their poles, the band
+   * paths' crossings off them (evol/nspace_poles.h) */
+  if (rc == EKOC_OK) {
+    uint64_t tp = ekoc_profile_now_ns(prof);
+    rc = ekoc_poles_find(&g, &poles);
+    if (rc == EKOC_OK && poles.n) ekoc_profile_stage(prof, "poles", tp);
+  }
+  if (rc == EKOC_OK) ekoc_poles_place_bands(&poles, g.bp);
+  if (rc == EKOC_OK) rc = ekoc_poles_prepare(&g, &poles);
+  for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b) n_paths += ekoc_nspace_one_path(&g.bp->band[b]) ? 1 : 2;
   ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, n_paths ? n_paths : 1);
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)
     /* singlet-like first: it fixes the roles */
-    for (path = 1; rc == EKOC_OK && path >= (one_path(&g.bp->band[b]) ? 1 : 0); --path) {
-      rc = band_path(&g, b, path, &roles_done);
+    for (path = 1; rc == EKOC_OK && path >= (ekoc_nspace_one_path(&g.bp->band[b]) ? 1 : 0); --path) {
+      rc = band_path(&g, b, path, &roles_done, &progress);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(&progress);
     }
+  if (rc == EKOC_OK) { /* the residues of the poles eko's and the band paths enclose differently */
+    uint64_t tp = ekoc_profile_now_ns(prof);
+    rc = ekoc_poles_correct(&g, &poles);
+    if (rc == EKOC_OK && poles.n) ekoc_profile_stage(prof, "pole residues", tp);
+  }
   if (rc == EKOC_OK) rc = engine_finish(&g, ops, taints, n_failed);
+  ekoc_poles_free(&poles);
   ekoc_quad_progress_destroy(&progress);
   ekoc_nspace_state_free(&g);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "N-space backend", ts);

@@ -243,6 +243,18 @@ int ekoc_nspace_path_values(ekoc_nspace_state *g, const ekoc_band *bd, int singl
   return eval_parts(g, count, !singlet_path);
 }
 
+int ekoc_nspace_node_values(ekoc_nspace_state *g, const ekoc_complex *n, size_t count) {
+  size_t i;
+  for (i = 0; i < count; ++i) {
+    g->n[i] = n[i];
+    g->n_re[i] = n[i].re;
+    g->n_im[i] = n[i].im;
+  }
+  memcpy(g->active, g->need, g->p->n_jobs);
+  memset(g->target_active, 1, g->nt);
+  return eval_parts(g, count, 0);
+}
+
 /* The active parts' matrices from the values of path_values (regular_only:
  * without their elements singular at N = 1) and the active targets'
  * operators into tops[0..nt-1]. */

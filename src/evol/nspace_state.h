@@ -75,6 +75,17 @@ void ekoc_nspace_state_free(ekoc_nspace_state *g);
  * 0, the families with elements regular at N = 1 only). */
 int ekoc_nspace_path_values(ekoc_nspace_state *g, const ekoc_band *bd, int singlet_path, int m);
 
+/* Every needed part's values at the count (<= g->cap) points n (the
+ * residue circles of evol/nspace_poles.h), all families; marks every part
+ * and target active. */
+int ekoc_nspace_node_values(ekoc_nspace_state *g, const ekoc_complex *n, size_t count);
+
+/* Whether band bd inverts every block on the singlet-like path: its tau are
+ * small enough that the path's e^tau against the non-singlet blocks costs
+ * little (at most e^EKOC_BAND_ONE_PATH_TAU of rounding), and the band's
+ * N-space values, transforms and products are then taken once. */
+static inline int ekoc_nspace_one_path(const ekoc_band *bd) { return bd->tau_hi <= EKOC_BAND_ONE_PATH_TAU; }
+
 /* The active parts' matrices from those values (regular_only: without
  * their elements singular at N = 1) and the active targets' operators into
  * tops[0..nt-1]. Errors: EKOC_ERR_NO_MEMORY. */

@@ -26,6 +26,7 @@ void ekoc_operator_free(ekoc_operator *op) {
 size_t ekoc_operator_n_targets(const ekoc_operator *op) { return op ? op->n_targets : 0; }
 size_t ekoc_operator_nx(const ekoc_operator *op) { return op ? op->nx : 0; }
 size_t ekoc_operator_failures(const ekoc_operator *op) { return op ? op->n_failed : 0; }
+int32_t ekoc_operator_backend(const ekoc_operator *op) { return op ? op->backend : -1; }
 
 int ekoc_operator_target(const ekoc_operator *op, size_t i, double *mu2, int32_t *nf) {
   if (!op || !mu2 || !nf) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_operator_target: NULL argument");

@@ -12,6 +12,7 @@ struct ekoc_operator {
   size_t nx, n_targets;
   int32_t nf0;
   int32_t unified;   /* 1: the operators map U_nf0 -> U_nf (QED), 0: B_nf0 -> B_nf */
+  int32_t backend;   /* the engine that computed it (EKOC_BACKEND_*, never AUTO) */
   double *mu2;       /* n_targets */
   int32_t *nf;       /* n_targets: nf at each target */
   size_t *distinct;  /* n_targets: index of target i's operator in ops / taint (0 for target 0) */

@@ -208,16 +208,19 @@ int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
   ekoc_real_gemm_fn gemm = ekoc_real_gemm_for_cpu();
   size_t over = 0;
   long nb = (long)a->band->n_blocks, q;
-  int failed = 0, nt = a->n_threads > 0 ? a->n_threads : omp_get_max_threads();
+  int failed = 0, cancelled = 0, nt = a->n_threads > 0 ? a->n_threads : omp_get_max_threads();
   if (nt > nb) nt = nb > 0 ? (int)nb : 1;
-#pragma omp parallel num_threads(nt) reduction(+ : over) reduction(| : failed)
+#pragma omp parallel num_threads(nt) reduction(+ : over) reduction(| : failed, cancelled)
   {
     band_scratch s;
+    double mark = ekoc_quad_clock_s();
     int ok = scratch_alloc(&s, a->band, a->ip->degree, a->m, a->n_functions);
     if (!ok) failed = 1;
 #pragma omp for schedule(dynamic, 1)
-    for (q = 0; q < nb; ++q)
-      if (ok) over += block_entries(a, &s, gemm, &a->band->block[q]);
+    for (q = 0; q < nb; ++q) {
+      if (ok && !cancelled && a->progress && ekoc_quad_progress_poll(a->progress, &mark) != EKOC_OK) cancelled = 1;
+      if (ok && !cancelled) over += block_entries(a, &s, gemm, &a->band->block[q]);
+    }
     if (ok && a->fun_over)
 #pragma omp critical(ekoc_band_fun_over)
     {
@@ -228,5 +231,6 @@ int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
   }
   *n_over = over;
   if (failed) return ekoc_error(EKOC_ERR_NO_MEMORY, "out of memory for the band inversion scratch");
+  if (cancelled) return EKOC_ERR_CANCELLED; /* the message is the poll's */
   return EKOC_OK;
 }

@@ -51,13 +51,17 @@ typedef struct ekoc_band_invert_args {
   const unsigned char *rows; /* nx flags: only these rows (NULL: every row of the band) */
   unsigned char *row_over;   /* nx flags set where a row has an entry over (may be NULL) */
   unsigned char *fun_over;   /* E flags set where a function has an entry over (may be NULL) */
+  /* polled between blocks of rows (ekoc_quad_progress_poll), so that the
+   * caller's callback runs at least every EKOC_PROGRESS_POLL_S and a
+   * cancellation stops the band (may be NULL) */
+  struct ekoc_quad_progress *progress;
 } ekoc_band_invert_args;
 
 /* Writes the band's entries of every function to its outputs (in the rows
  * asked for); *n_over counts the entries (of this contribution) whose stated
  * error exceeds the tolerance, and row_over / fun_over mark where they are.
- * Errors: EKOC_ERR_NO_MEMORY (scratch); then the outputs hold a part of the
- * band. */
+ * Errors: EKOC_ERR_NO_MEMORY (scratch), EKOC_ERR_CANCELLED (progress);
+ * then the outputs hold a part of the band. */
 int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over);
 
 #endif /* EKOC_QUAD_BAND_INVERT_H */

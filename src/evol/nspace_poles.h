@@ -1,0 +1,85 @@
+/* nspace_poles.h (private): the truncated and perturbative singlet
+ * solutions on the N-space backend (docs/physics.md §3.3).
+ *
+ * Those kernels (built from the U_k matrices, ad/kernel_singlet.h) have
+ * spurious poles where |r_+ - r_-| = k (quad/path_radius.h): on the real
+ * axis right of N = 1, and in complex pairs near N = 0. eko inverts each row
+ * x_k on its own Talbot path (radius 6.4/(0.1 - ln x_k), offset 1), which
+ * encloses the poles left of its crossing 1 + r_k and not the others; the
+ * band paths of the N-space backend cross elsewhere. So each target block F
+ * with such a pole p is split, F = (F - P_p) + P_p, P_p its principal part
+ * sum_l c_l (N - p)^-(l+1) (the poles are double where U_1 appears twice):
+ * the band paths invert the regular part F - P_p, which has no pole there
+ * (and no spike where a path passes near one), and the residue of P_p times
+ * the row's transform P_kj (x_k^-N included),
+ *
+ *   C_p(k, j) = sum_l a_l(k, j) c_l,   a_l the Taylor coefficients of P_kj at p,
+ *
+ * is added to the entries of the rows whose eko path encloses p: what eko's
+ * per-row integral holds. The c_l and a_l are trapezoidal sums on a small
+ * circle around p (the rule on half its nodes gives the error). Where eko's
+ * crossing lies on a pole, the side it lies on decides (the one-sided
+ * value). A complex pole stands for its conjugate pair (2 Re). */
+#ifndef EKOC_EVOL_NSPACE_POLES_H
+#define EKOC_EVOL_NSPACE_POLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evol/nspace_state.h"
+#include "quad/band_plan.h"
+
+/* One pole (a complex one stands for itself and its conjugate). */
+typedef struct ekoc_pole {
+  double re, im; /* im >= 0 */
+  double rho;    /* radius of the circle its residue is taken on */
+  int32_t nf;    /* the segments whose singlet kernels have it */
+} ekoc_pole;
+
+/* The blocks with pole q and their Laurent coefficients. */
+typedef struct ekoc_pole_laurent {
+  size_t n_blocks, *block; /* (t NB + a) NB + b */
+  ekoc_complex *c;         /* [block][2 MAX_ORDER]: c_l from all nodes, then from the even ones */
+  int orders;              /* coefficients that count (1: simple poles) */
+} ekoc_pole_laurent;
+
+typedef struct ekoc_pole_set {
+  size_t n, cap;
+  ekoc_pole *pole;
+  ekoc_pole_laurent *laurent;  /* [pole] (ekoc_poles_prepare) */
+} ekoc_pole_set;
+
+/* Whether the path N(theta) = offset + r (theta cot theta + i height theta)
+ * encloses the pole re + i im (im >= 0). */
+int ekoc_pole_inside(double re, double im, double offset, double radius, double height);
+
+/* The poles of the singlet kernels of every needed segment of the run
+ * (none for methods without U_k, or LO): the real ones in (1, n_max], and,
+ * when some eko or band path is narrow enough to leave one out, the complex
+ * ones near N = 0. Errors: EKOC_ERR_NO_MEMORY, the crate's. */
+int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out);
+void ekoc_poles_free(ekoc_pole_set *s);
+
+/* The band radii with poles (ekoc_poles_place_bands): a band path
+ * encloses a real pole p only where its entries magnify the residue by at
+ * most e^{(p - 1) tau_hi} <= EKOC_POLES_MAX_GROWTH against x_k^-1 (else the
+ * residue that comes off would leave a small difference of large numbers:
+ * at x = 1e-7, p = 1.8, a factor 4e5); otherwise its radius is lowered to
+ * cross left of p (not below EKOC_POLES_MIN_RADIUS). Then each crossing is
+ * moved (by at most 20 % down or 10 % up) to keep EKOC_PATH_POLE_GUARD radii
+ * from every real pole, where such a radius exists. */
+#define EKOC_POLES_MAX_GROWTH 64.0
+#define EKOC_POLES_MIN_RADIUS 0.1
+void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp);
+
+/* The Laurent coefficients of every target block at every pole, from the
+ * targets' operators on the pole's circle (uses the state's node arrays and
+ * g->tops). Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
+int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s);
+
+/* Adds the residue corrections above to the run's outputs (g->val, g->err)
+ * after every band is inverted. Uses the state's node arrays and g->tops.
+ * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
+int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s);
+
+#endif /* EKOC_EVOL_NSPACE_POLES_H */
