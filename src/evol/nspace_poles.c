@@ -35,7 +35,7 @@ int ekoc_pole_inside(double re, double im, double offset, double radius, double 
 
 void ekoc_poles_free(ekoc_pole_set *s) {
   size_t i;
-  for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c);
+  for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c), free(s->laurent[i].c_abs);
   free(s->laurent);
   free(s->pole);
   memset(s, 0, sizeof *s);
@@ -197,50 +197,55 @@ static void circle_radii(ekoc_pole_set *s, double tau_top) {
   }
 }
 
+int ekoc_poles_of_family(const ekoc_nspace_cfg *cfg, double n_max, int with_complex, ekoc_pole_set *out) {
+  ekoc_nspace_cfg lo = *cfg;
+  int kmax = ekoc_path_pole_orders(cfg), rc;
+  gap_scratch w;
+  if (kmax < 2) return EKOC_OK;
+  lo.order = 1; /* gamma^(0) only */
+  lo.sv_mode = EKOC_SV_NONE;
+  memset(&w, 0, sizeof w);
+  if (!gap_scratch_alloc(&w, 8192)) {
+    gap_scratch_free(&w);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+  }
+  rc = real_poles(&lo, kmax, n_max, &w, out);
+  if (rc == EKOC_OK && with_complex) rc = complex_poles(&lo, kmax, &w, out);
+  gap_scratch_free(&w);
+  return rc;
+}
+
 int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
   const ekoc_plan *p = g->p;
   double n_max = 65.0, r_min = ekoc_talbot_radius(g->ip->logx[0]), tau_top = -g->ip->logx[0];
-  ekoc_nspace_cfg seen[16];
-  int n_seen = 0, b, rc = EKOC_OK;
+  const ekoc_nspace_cfg *seen[2 * EKOC_PLAN_MAX_STEPS * 8];
+  int n_seen = 0, b, rc = EKOC_OK, with_complex;
   size_t j;
-  gap_scratch w;
   memset(out, 0, sizeof *out);
   for (b = 0; b < g->bp->n_bands; ++b) {
     n_max = fmax(n_max, 1.0 + 1.1 * g->bp->band[b].radius);
     r_min = fmin(r_min, 0.8 * g->bp->band[b].radius);
   }
   n_max = fmin(1.2 * n_max, 9e4);
-  memset(&w, 0, sizeof w);
+  /* the complex poles have r* <= 0.3772 (quad/path_radius.h): only a path
+   * narrower than about that can leave one out */
+  with_complex = r_min < EKOC_PATH_COMPLEX_POLE_RADIUS + 0.05;
   for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
     const ekoc_plan_job *job = &p->jobs[j];
-    int f, i, kmax;
+    int f, i;
     if (!g->need[j] || job->unity || job->is_matching) continue;
     for (f = 0; rc == EKOC_OK && f < 2; ++f) {
-      ekoc_nspace_cfg lo = job->family[f];
-      kmax = ekoc_path_pole_orders(&lo);
-      if (kmax < 2) continue;
-      lo.order = 1;
-      lo.sv_mode = EKOC_SV_NONE;
-      for (i = 0; i < n_seen; ++i)
-        if (seen[i].nf == lo.nf && seen[i].polarized == lo.polarized && seen[i].time_like == lo.time_like &&
-            seen[i].ev_op_max_order == kmax)
+      const ekoc_nspace_cfg *cfg = &job->family[f];
+      if (ekoc_path_pole_orders(cfg) < 2) continue;
+      for (i = 0; i < n_seen; ++i) /* the poles depend on gamma^(0) (nf, axes) and K only */
+        if (seen[i]->nf == cfg->nf && seen[i]->polarized == cfg->polarized &&
+            seen[i]->time_like == cfg->time_like && ekoc_path_pole_orders(seen[i]) == ekoc_path_pole_orders(cfg))
           break;
       if (i < n_seen) continue;
-      if (n_seen < 16) {
-        seen[n_seen] = lo;
-        seen[n_seen++].ev_op_max_order = kmax;
-      }
-      if (!w.cap && !gap_scratch_alloc(&w, 8192)) {
-        rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
-        break;
-      }
-      rc = real_poles(&lo, kmax, n_max, &w, out);
-      /* the complex poles have r* <= 0.3772 (quad/path_radius.h): only a
-       * path narrower than about that can leave one out */
-      if (rc == EKOC_OK && r_min < EKOC_PATH_COMPLEX_POLE_RADIUS + 0.05) rc = complex_poles(&lo, kmax, &w, out);
+      if (n_seen < (int)(sizeof seen / sizeof *seen)) seen[n_seen++] = cfg;
+      rc = ekoc_poles_of_family(cfg, n_max, with_complex, out);
     }
   }
-  gap_scratch_free(&w);
   if (rc == EKOC_OK) circle_radii(out, tau_top);
   if (rc != EKOC_OK) ekoc_poles_free(out);
   return rc;
@@ -265,7 +270,7 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp) {
     for (i = 0; i < s->n; ++i) {
       double p = s->pole[i].re;
       if (s->pole[i].im != 0.0 || (p - 1.0) * bp->band[b].tau_hi <= log(EKOC_POLES_MAX_GROWTH)) continue;
-      if (p < 1.0 + r0 * (1.0 + EKOC_PATH_POLE_GUARD)) r0 = fmax((p - 1.0) / (1.0 + EKOC_PATH_POLE_GUARD), EKOC_POLES_MIN_RADIUS);
+      if (p < 1.0 + r0 * (1.0 + EKOC_PATH_POLE_GUARD)) r0 = fmax((p - 1.0) * EKOC_POLES_CROSSING_SHARE, EKOC_POLES_MIN_RADIUS);
     }
     best_r = r0;
     best = crossing_clearance(s, r0);
@@ -323,7 +328,8 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
   int a, b, l;
   q->block = malloc(nb * sizeof *q->block);
   q->c = malloc(nb * 2 * MAX_ORDER * sizeof *q->c);
-  if (!q->block || !q->c) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+  q->c_abs = malloc(nb * MAX_ORDER * sizeof *q->c_abs);
+  if (!q->block || !q->c || !q->c_abs) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   for (t = 0; t < g->nt; ++t)
     for (a = 0; has[t] && a < EKOC_NB; ++a)
       for (b = 0; b < EKOC_NB; ++b) {
@@ -345,6 +351,7 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
           if (c_abs(c[l]) > SIGNIFICANT * big * c_abs(cc->zpow[l + 1][0])) top = l + 1;
         }
         if (top == 0) continue;
+        for (l = 0; l < MAX_ORDER; ++l) q->c_abs[q->n_blocks * MAX_ORDER + (size_t)l] = c_abs(c[l]);
         if (top > q->orders) q->orders = top;
         q->block[q->n_blocks++] = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b;
       }
@@ -378,13 +385,34 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
   return rc;
 }
 
-/* Scratch of the corrections: the transforms of a row at the circle's
- * nodes and their Taylor coefficients a_l at the pole (all nodes, even ones). */
+/* Scratch of the corrections: the transforms of a row at the circle's nodes
+ * and their Taylor coefficients a_l at the pole, column-contiguous per order
+ * (all nodes, the even ones, |a_l|) so that the entries' sums run as vector
+ * loops over the columns. */
 typedef struct taylor_work {
-  double *t_re, *t_im;  /* [column][node] */
-  ekoc_complex *a;      /* [column][2 MAX_ORDER] */
+  double *t_re, *t_im;                 /* [column][node] */
+  double *a_re, *a_im, *h_re, *h_im;   /* [order][column] */
+  double *a_abs;                       /* [order][column] */
   ekoc_band_transform_scratch ts;
 } taylor_work;
+
+/* The row's transforms at the circle's nodes (x_k^-N included, eko's skip
+ * and drop rules at x_k) for columns [j0, j1); around a real pole the lower
+ * half of the circle is the conjugate of the upper (the transforms are real
+ * for real N). */
+static void row_transforms(const ekoc_nspace_state *g, const ekoc_pole *q, const circle *cc, taylor_work *w,
+                           size_t k, size_t j0, size_t j1) {
+  size_t half = CIRCLE_NODES / 2, count = q->im == 0.0 ? half + 1 : CIRCLE_NODES, j, m;
+  ekoc_band_transforms(g->ip, j0, j1, cc->n, count, g->ip->logx[k], g->ip->logx[k], &w->ts, w->t_re, w->t_im);
+  if (count == CIRCLE_NODES) return;
+  /* spread [column][0..half] to [column][0..CIRCLE_NODES) from the last column down */
+  for (j = j1 - j0; j-- > 0;) {
+    double *re = w->t_re + j * CIRCLE_NODES, *im = w->t_im + j * CIRCLE_NODES;
+    const double *sr = w->t_re + j * count, *si = w->t_im + j * count;
+    for (m = half + 1; m-- > 0;) re[m] = sr[m], im[m] = si[m];
+    for (m = half + 1; m < CIRCLE_NODES; ++m) re[m] = re[CIRCLE_NODES - m], im[m] = -im[CIRCLE_NODES - m];
+  }
+}
 
 /* Row k's corrections for pole iq: where eko's path for the row and the
  * band path of an entry disagree on enclosing the pole, the residue of the
@@ -395,9 +423,10 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
   const ekoc_pole *q = &s->pole[iq];
   const ekoc_pole_laurent *lq = &s->laurent[iq];
   const ekoc_band_plan *bp = g->bp;
+  const size_t nx = g->nx;
   double pair = q->im > 0.0 ? 2.0 : 1.0; /* a complex pole and its conjugate: 2 Re */
   int eko_in = ekoc_pole_inside(q->re, q->im, 1.0, ekoc_talbot_radius(g->ip->logx[k]), 1.0), b, l, o;
-  size_t j0 = g->nx, j1 = 0, e, j, m;
+  size_t j0 = nx, j1 = 0, e, j, m;
   for (b = 0; b < bp->n_bands; ++b) { /* the columns of the bands whose paths (either offset) disagree with eko's */
     const ekoc_band *bd = &bp->band[b];
     if (bd->j_hi[k] <= bd->j_lo[k]) continue;
@@ -408,20 +437,20 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
       }
   }
   if (j0 >= j1) return;
-  /* the row's transforms (x_k^-N included, eko's skip and drop rules at x_k) and their Taylor coefficients */
-  ekoc_band_transforms(g->ip, j0, j1, cc->n, CIRCLE_NODES, g->ip->logx[k], g->ip->logx[k], &w->ts, w->t_re, w->t_im);
+  row_transforms(g, q, cc, w, k, j0, j1);
   for (j = j0; j < j1; ++j) {
     const double *re = w->t_re + (j - j0) * CIRCLE_NODES, *im = w->t_im + (j - j0) * CIRCLE_NODES;
-    ekoc_complex *a = w->a + j * 2 * MAX_ORDER;
     for (l = 0; l < lq->orders; ++l) {
       ekoc_complex sum = c_real(0.0), half = c_real(0.0);
+      size_t at = (size_t)l * nx + j;
       for (m = 0; m < CIRCLE_NODES; ++m) {
         ekoc_complex term = c_mul(c_make(re[m], im[m]), cc->zinv[l][m]);
         sum = c_add(sum, term);
         if (m % 2 == 0) half = c_add(half, term);
       }
-      a[l] = c_scale(sum, 1.0 / CIRCLE_NODES);
-      a[MAX_ORDER + l] = c_scale(half, 2.0 / CIRCLE_NODES);
+      w->a_re[at] = sum.re / CIRCLE_NODES, w->a_im[at] = sum.im / CIRCLE_NODES;
+      w->h_re[at] = 2.0 * half.re / CIRCLE_NODES, w->h_im[at] = 2.0 * half.im / CIRCLE_NODES;
+      w->a_abs[at] = hypot(w->a_re[at], w->a_im[at]);
     }
   }
   for (e = 0; e < lq->n_blocks; ++e) {
@@ -430,24 +459,23 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
     const ekoc_complex *c = lq->c + e * 2 * MAX_ORDER;
     double *val = g->val[at], *err = g->err[at];
     if (!val || g->role[t][ra][rb] == ROLE_CONST) continue;
-    val += k * g->nx;
-    err += k * g->nx;
+    val += k * nx;
+    err += k * nx;
     for (b = 0; b < bp->n_bands; ++b) {
       const ekoc_band *bd = &bp->band[b];
       /* the path the block's band entries were inverted on (evol/nspace_engine.c) */
       double offset = g->role[t][ra][rb] == ROLE_S || ekoc_nspace_one_path(bd) ? 1.0 : 0.0, sign;
-      int band_in;
-      if (bd->j_hi[k] <= bd->j_lo[k]) continue;
-      band_in = ekoc_pole_inside(q->re, q->im, offset, bd->radius, EKOC_BAND_HEIGHT);
-      if (band_in == eko_in) continue;
-      sign = band_in ? -pair : pair;
-      for (j = (size_t)bd->j_lo[k]; j < (size_t)bd->j_hi[k]; ++j) {
-        const ekoc_complex *a = w->a + j * 2 * MAX_ORDER;
+      size_t lo = (size_t)bd->j_lo[k], hi = (size_t)bd->j_hi[k];
+      if (hi <= lo || ekoc_pole_inside(q->re, q->im, offset, bd->radius, EKOC_BAND_HEIGHT) == eko_in) continue;
+      sign = eko_in ? pair : -pair; /* enclosed by the band path only: its residue comes off */
+      for (j = lo; j < hi; ++j) {
         double sum = 0.0, half = 0.0, size = 0.0;
         for (l = 0; l < lq->orders; ++l) {
-          sum += c_mul(a[l], c[l]).re;
-          half += c_mul(a[MAX_ORDER + l], c[MAX_ORDER + l]).re;
-          size += c_abs(a[l]) * c_abs(c[l]);
+          size_t al = (size_t)l * nx + j;
+          const ekoc_complex cl = c[l], hl = c[MAX_ORDER + l];
+          sum += w->a_re[al] * cl.re - w->a_im[al] * cl.im;
+          half += w->h_re[al] * hl.re - w->h_im[al] * hl.im;
+          size += w->a_abs[al] * lq->c_abs[e * MAX_ORDER + (size_t)l];
         }
         val[j] += sign * sum;
         err[j] += pair * (fabs(sum - half) + 16.0 * 2.220446049250313e-16 * size);
@@ -469,8 +497,14 @@ int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
     memset(&w, 0, sizeof w);
     w.t_re = malloc(g->nx * CIRCLE_NODES * sizeof *w.t_re);
     w.t_im = malloc(g->nx * CIRCLE_NODES * sizeof *w.t_im);
-    w.a = malloc(g->nx * 2 * MAX_ORDER * sizeof *w.a);
-    if (!w.t_re || !w.t_im || !w.a || !ekoc_band_transform_scratch_alloc(&w.ts, g->nx, CIRCLE_NODES, g->ip->degree))
+    w.a_re = malloc(5 * g->nx * MAX_ORDER * sizeof *w.a_re);
+    if (w.a_re) {
+      w.a_im = w.a_re + g->nx * MAX_ORDER;
+      w.h_re = w.a_im + g->nx * MAX_ORDER;
+      w.h_im = w.h_re + g->nx * MAX_ORDER;
+      w.a_abs = w.h_im + g->nx * MAX_ORDER;
+    }
+    if (!w.t_re || !w.t_im || !w.a_re || !ekoc_band_transform_scratch_alloc(&w.ts, g->nx, CIRCLE_NODES, g->ip->degree))
       rc = EKOC_ERR_NO_MEMORY;
     for (i = 0; i < s->n; ++i) {
       if (!s->laurent[i].n_blocks) continue;
@@ -479,7 +513,7 @@ int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
       for (k = 0; k < (long)g->nx; ++k) /* the x = 1 row is eko's corner (engine_finish) */
         if (rc == EKOC_OK && g->ip->logx[k] < 0.0) correct_row(g, s, i, &cc, &w, (size_t)k);
     }
-    free(w.t_re), free(w.t_im), free(w.a);
+    free(w.t_re), free(w.t_im), free(w.a_re);
     ekoc_band_transform_scratch_free(&w.ts);
   }
   return rc == EKOC_OK ? EKOC_OK : ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");

@@ -40,6 +40,7 @@ typedef struct ekoc_pole {
 typedef struct ekoc_pole_laurent {
   size_t n_blocks, *block; /* (t NB + a) NB + b */
   ekoc_complex *c;         /* [block][2 MAX_ORDER]: c_l from all nodes, then from the even ones */
+  double *c_abs;           /* [block][MAX_ORDER]: |c_l| */
   int orders;              /* coefficients that count (1: simple poles) */
 } ekoc_pole_laurent;
 
@@ -58,6 +59,10 @@ int ekoc_pole_inside(double re, double im, double offset, double radius, double 
  * when some eko or band path is narrow enough to leave one out, the complex
  * ones near N = 0. Errors: EKOC_ERR_NO_MEMORY, the crate's. */
 int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out);
+/* The poles of one evolution family cfg (none unless ekoc_path_pole_orders
+ * > 1) appended to *out: the real ones in (1, n_max], with_complex the
+ * complex ones near N = 0 too (no circle radii: ekoc_poles_find sets them). */
+int ekoc_poles_of_family(const ekoc_nspace_cfg *cfg, double n_max, int with_complex, ekoc_pole_set *out);
 void ekoc_poles_free(ekoc_pole_set *s);
 
 /* The band radii with poles (ekoc_poles_place_bands): a band path
@@ -65,11 +70,16 @@ void ekoc_poles_free(ekoc_pole_set *s);
  * most e^{(p - 1) tau_hi} <= EKOC_POLES_MAX_GROWTH against x_k^-1 (else the
  * residue that comes off would leave a small difference of large numbers:
  * at x = 1e-7, p = 1.8, a factor 4e5); otherwise its radius is lowered to
- * cross left of p (not below EKOC_POLES_MIN_RADIUS). Then each crossing is
+ * cross left of p, EKOC_POLES_CROSSING_SHARE of the way from 1 (not below
+ * EKOC_POLES_MIN_RADIUS): closer, the pole's spike next to the crossing
+ * needs the bands' finest rule (theory 40000000 on the fit grid: 513 nodes
+ * and 129 flagged entries at 0.9, 129 nodes and 2 at 0.6, 513 and 506 at
+ * 0.4, where the decay along the path is slow). Then each crossing is
  * moved (by at most 20 % down or 10 % up) to keep EKOC_PATH_POLE_GUARD radii
  * from every real pole, where such a radius exists. */
 #define EKOC_POLES_MAX_GROWTH 64.0
 #define EKOC_POLES_MIN_RADIUS 0.1
+#define EKOC_POLES_CROSSING_SHARE 0.6
 void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp);
 
 /* The Laurent coefficients of every target block at every pole, from the

@@ -269,7 +269,7 @@ int ekoc_nspace_path_compose(ekoc_nspace_state *g, size_t count, int regular_onl
       vals[1] = g->values[JF(j, 1)];
     }
     g->parts[j].count = count;
-    if (!ekoc_nsop_part(&p->jobs[j], 0, vals, &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS],
+    if (!ekoc_nsop_part(&p->jobs[j], p->unified, vals, &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS],
                         &g->constant[j * EKOC_JOB_MAX_ELEMENTS],
                         regular_only && !p->jobs[j].unity ? &g->singular[j * EKOC_JOB_MAX_ELEMENTS] : NULL,
                         &g->parts[j]))
