@@ -10,9 +10,10 @@ computes, and why it refuses the rest.
 
 The operator card is pineko's for this script's grid: --nx points (lambert,
 x from 1e-5), degree 4, targets --q2 (GeV^2), ModEv/IterEv/ModSV/XIF as pineko
-maps them; batch backend. --compute prints per order the cards computed, the
-wall time (median, max) and how many entries were flagged; any card that
-raises is listed with its exception. Exit status 1 when a supported card
+maps them; --backend (default auto, ekoc's default: the N-space engine, batch
+where it does not compute the card). --compute prints per order the cards
+computed, the wall time (median, max), the engines that ran and how many
+entries were flagged; any card that raises is listed with its exception. Exit status 1 when a supported card
 fails to compute.
 """
 
@@ -55,6 +56,7 @@ def main() -> int:
     ap.add_argument("--nx", type=int, default=20)
     ap.add_argument("--q2", type=float, nargs="*", default=[10.0, 1e4])
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--backend", default="auto", help="ekoc backend (default auto)")
     args = ap.parse_args()
     missing = nnpdf_cards.missing_dependencies()
     if missing:
@@ -65,7 +67,7 @@ def main() -> int:
     xgrid = list(ekoc.lambert_grid(args.nx, 1e-5))
     ids = args.ids or theory_ids()
     refused = collections.Counter()
-    by_order = collections.defaultdict(list)  # (qcd, qed) order -> [(id, wall, flagged)]
+    by_order = collections.defaultdict(list)  # (qcd, qed) order -> [(id, wall, flagged, engine)]
     failures = []
     accepted = 0
     for tid in ids:
@@ -86,13 +88,13 @@ def main() -> int:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 t0 = time.perf_counter()
-                sol = ekoc.solve(tc, oc, backend="batch", n_threads=args.threads)
+                sol = ekoc.solve(tc, oc, backend=args.backend, n_threads=args.threads, progress=False)
                 wall = time.perf_counter() - t0
             flagged = sol.failures
             finite = all(np.isfinite(sol[ep].operator).all() for ep in sol.targets)
             if not finite:
                 failures.append((tid, "non-finite operator entries"))
-            by_order[order].append((tid, wall, flagged))
+            by_order[order].append((tid, wall, flagged, sol.backend))
         except Exception as exc:
             failures.append((tid, f"{type(exc).__name__}: {exc}"[:200]))
     print(f"nnpdf_theories: {len(ids)} cards, {accepted} accepted by ekoc.supported, "
@@ -103,14 +105,16 @@ def main() -> int:
         names = {1: "LO", 2: "NLO", 3: "NNLO", 4: "aN3LO"}
         for order in sorted(by_order):
             rows = by_order[order]
-            walls = [w for _, w, _ in rows]
+            walls = [w for _, w, _, _ in rows]
             label = names[order[0]] + (" x QED" if order[1] else "")
+            engines = collections.Counter(e for *_, e in rows)
             print(f"  computed {label:11s} {len(rows):4d} cards: wall median {statistics.median(walls):.3f} s, "
-                  f"max {max(walls):.3f} s, entries flagged in {sum(1 for *_, f in rows if f)} cards")
+                  f"max {max(walls):.3f} s, engines {dict(engines)}, {sum(f for _, _, f, _ in rows)} entries flagged "
+                  f"in {sum(1 for _, _, f, _ in rows if f)} cards")
         for tid, why in failures:
             print(f"  FAILED {tid}: {why}")
         print(f"nnpdf_theories: computed {sum(len(r) for r in by_order.values())} of {accepted} accepted, "
-              f"{len(failures)} failed (nx={args.nx}, q2={args.q2}, batch, {args.threads} threads)")
+              f"{len(failures)} failed (nx={args.nx}, q2={args.q2}, {args.backend}, {args.threads} threads)")
     return 1 if failures else 0
 
 

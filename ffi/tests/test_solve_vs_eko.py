@@ -108,8 +108,8 @@ def test_eko_card_objects(name):
     """eko's TheoryCard/OperatorCard objects give the same bits as the dicts."""
     eko = pytest.importorskip("eko")
     th, op, ref = _reference(name)
-    a = ekoc.solve(th, op)
-    b = ekoc.solve(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(op))
+    a = ekoc.solve(th, op, "adaptive")
+    b = ekoc.solve(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(op), "adaptive")
     assert a.targets == b.targets
     for ep in a:
         np.testing.assert_array_equal(a[ep].operator, b[ep].operator)
