@@ -76,7 +76,8 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
     g->out_err = malloc((n_fun ? n_fun : 1) * sizeof *g->out_err);
     g->out_id = malloc((n_fun ? n_fun : 1) * sizeof *g->out_id);
     g->fun_over = calloc(n_fun ? n_fun : 1, 1);
-    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->src || !g->src_lim || !g->out_start ||
+    g->fun_tolerance = malloc((n_fun ? n_fun : 1) * sizeof *g->fun_tolerance);
+    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->fun_tolerance || !g->src || !g->src_lim || !g->out_start ||
         !g->out_fun || !g->out_val || !g->out_err)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
@@ -111,8 +112,11 @@ static int path_functions(ekoc_nspace_state *g, int role, int role2, int only, s
           for (i = 0; i < count; ++i) f[i] = c_mul(g->w[i], c_add_real(v[i], -lim));
           for (i = 0; i < count; ++i) g->f_size[n_fun * count + i] = 0.0;
           g->src[n_fun] = v;
+          g->fun_tolerance[n_fun] = 1.0;
           g->src_lim[n_fun++] = lim;
         }
+        /* a block whose pole residues change it afterwards (evol/nspace_poles.h) meets a tighter tolerance here */
+        if (g->pole_block && g->pole_block[at]) g->fun_tolerance[e] = EKOC_POLES_BAND_TOLERANCE;
         for (i = 0; i < count; ++i) /* the largest of the blocks sharing the function */
           g->f_size[e * count + i] = fmax(g->f_size[e * count + i], c_abs(g->w[i]) * (size[i] + fabs(lim)));
         g->out_fun[n_out] = e;
@@ -198,6 +202,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     args.err = g->out_err;
     args.epsabs = g->rq->epsabs;
     args.epsrel = g->rq->epsrel;
+    args.fun_tolerance = g->fun_tolerance;
     args.n_threads = g->rq->n_threads;
     args.rows = first ? NULL : g->rows;
     args.row_over = g->row_over;
@@ -298,6 +303,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   }
   if (rc == EKOC_OK) ekoc_poles_place_bands(&poles, g.bp);
   if (rc == EKOC_OK) rc = ekoc_poles_prepare(&g, &poles);
+  g.pole_block = poles.block_has;
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b) n_paths += ekoc_nspace_one_path(&g.bp->band[b]) ? 1 : 2;
   ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, n_paths ? n_paths : 1);
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)

@@ -36,7 +36,7 @@ int ekoc_pole_inside(double re, double im, double offset, double radius, double 
 void ekoc_poles_free(ekoc_pole_set *s) {
   size_t i;
   for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c), free(s->laurent[i].c_abs);
-  free(s->laurent);
+  free(s->laurent), free(s->block_has);
   free(s->pole);
   memset(s, 0, sizeof *s);
 }
@@ -353,6 +353,7 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
         if (top == 0) continue;
         for (l = 0; l < MAX_ORDER; ++l) q->c_abs[q->n_blocks * MAX_ORDER + (size_t)l] = c_abs(c[l]);
         if (top > q->orders) q->orders = top;
+        s->block_has[(t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b] = 1;
         q->block[q->n_blocks++] = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b;
       }
   return EKOC_OK;
@@ -366,7 +367,8 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
   if (s->n == 0) return EKOC_OK;
   has = malloc(g->nt);
   s->laurent = calloc(s->n, sizeof *s->laurent);
-  if (!has || !s->laurent) {
+  s->block_has = calloc(g->nt * EKOC_NB * EKOC_NB, 1);
+  if (!has || !s->laurent || !s->block_has) {
     free(has);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   }

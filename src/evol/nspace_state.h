@@ -28,6 +28,8 @@ typedef struct ekoc_nspace_state {
   ekoc_profile *prof;
   size_t t0, nt, nx, cap; /* targets; nodes the arrays hold */
   ekoc_band_plan *bp;
+  const unsigned char *pole_block; /* [target][a][b]: residues of U_k poles added afterwards (may be NULL) */
+  double *fun_tolerance;          /* [function]: factor on the tolerance of the function's inversion */
   unsigned char *need;        /* [job]: on some target's path, with values at the nodes */
   unsigned char *active;      /* [job]: evaluated in this pass (need, or what a refinement needs) */
   unsigned char *target_active; /* [target]: composed in this pass */

@@ -155,7 +155,8 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
       double v = ce[c] + co[c], bound = sqrt(cs[c]);
       double err = fabs(co[c] - ce[c]) + (NOISE_EPS + tail) * bound; /* |T_m - T_m/2| + floors */
       size_t at = k * nx + j0 + c, o;
-      if (err > ekoc_quad_tolerance(a->epsabs, a->epsrel, v)) {
+      double scale = a->fun_tolerance ? a->fun_tolerance[e] : 1.0;
+      if (err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, v)) {
         ++over;
         s->fun_over[e] = 1;
       }

@@ -47,6 +47,7 @@ typedef struct ekoc_band_invert_args {
   const size_t *out_start;
   double *const *val, *const *err;
   double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |value|) */
+  const double *fun_tolerance; /* E factors on epsabs, epsrel per function (NULL: 1) */
   int n_threads;         /* 0: OpenMP's default */
   const unsigned char *rows; /* nx flags: only these rows (NULL: every row of the band) */
   unsigned char *row_over;   /* nx flags set where a row has an entry over (may be NULL) */
