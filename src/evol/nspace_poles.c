@@ -141,26 +141,38 @@ static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scr
 static int complex_poles(const ekoc_nspace_cfg *lo, int kmax, gap_scratch *w, ekoc_pole_set *s) {
   enum { NRE = 16, NIM = 7, NS = NRE * NIM };
   ekoc_complex z[NS];
+  unsigned char live[NS];
   const double h = 1e-6;
   int k, it, i, rc = EKOC_OK;
   if (w->cap < 3 * NS) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: pole scratch too small");
   for (k = 1; rc == EKOC_OK && k < kmax; ++k) {
     for (i = 0; i < NS; ++i) z[i] = c_make(-3.0 + 0.3 * (i % NRE), 0.1 + 0.2 * (i / NRE));
-    for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) {
-      for (i = 0; i < NS; ++i) {
-        w->re[3 * i] = z[i].re, w->im[3 * i] = z[i].im;
-        w->re[3 * i + 1] = z[i].re + h, w->im[3 * i + 1] = z[i].im;
-        w->re[3 * i + 2] = z[i].re - h, w->im[3 * i + 2] = z[i].im;
-      }
-      rc = gap2(lo, 3 * NS, w->re, w->im, w->scratch, w->tower, w->val);
-      for (i = 0; rc == EKOC_OK && i < NS; ++i) {
-        ekoc_complex f = c_add_real(w->val[3 * i], -(double)(k * k));
-        ekoc_complex d = c_scale(c_sub(w->val[3 * i + 1], w->val[3 * i + 2]), 0.5 / h), step;
-        if (!(c_abs(d) > 0.0) || !isfinite(f.re) || !isfinite(f.im)) continue;
+    for (i = 0; i < NS; ++i) live[i] = 1;
+    for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) { /* the starts still moving, side by side */
+      int n = 0, act[NS];
+      for (i = 0; i < NS; ++i)
+        if (live[i]) {
+          w->re[3 * n] = z[i].re, w->im[3 * n] = z[i].im;
+          w->re[3 * n + 1] = z[i].re + h, w->im[3 * n + 1] = z[i].im;
+          w->re[3 * n + 2] = z[i].re - h, w->im[3 * n + 2] = z[i].im;
+          act[n++] = i;
+        }
+      if (n == 0) break;
+      rc = gap2(lo, 3 * (size_t)n, w->re, w->im, w->scratch, w->tower, w->val);
+      for (int q = 0; rc == EKOC_OK && q < n; ++q) {
+        ekoc_complex f = c_add_real(w->val[3 * q], -(double)(k * k));
+        ekoc_complex d = c_scale(c_sub(w->val[3 * q + 1], w->val[3 * q + 2]), 0.5 / h), step;
+        i = act[q];
+        if (!(c_abs(d) > 0.0) || !isfinite(f.re) || !isfinite(f.im)) {
+          live[i] = 0;
+          continue;
+        }
         step = c_div(f, d);
         if (c_abs(step) > 0.5) step = c_scale(step, 0.5 / c_abs(step));
         z[i] = c_sub(z[i], step);
         if (z[i].im < 1e-3) z[i].im = 1e-3; /* stay in the upper half plane: the real poles come from the scan */
+        /* converged, or gone far from where the poles that matter lie */
+        if (c_abs(step) < 1e-14 * (1.0 + c_abs(z[i])) || c_abs(z[i]) > 20.0) live[i] = 0;
       }
     }
     if (rc != EKOC_OK) break;
@@ -270,7 +282,12 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp) {
     for (i = 0; i < s->n; ++i) {
       double p = s->pole[i].re;
       if (s->pole[i].im != 0.0 || (p - 1.0) * bp->band[b].tau_hi <= log(EKOC_POLES_MAX_GROWTH)) continue;
-      if (p < 1.0 + r0 * (1.0 + EKOC_PATH_POLE_GUARD)) r0 = fmax((p - 1.0) * EKOC_POLES_CROSSING_SHARE, EKOC_POLES_MIN_RADIUS);
+      if (p < 1.0 + r0 * (1.0 + EKOC_PATH_POLE_GUARD)) {
+        /* 0.6 of the way from 1 to p, but no closer to 1 than where the band's slowest entries
+         * (tau_lo) still decay by e along the path, as long as that stays left of the guard */
+        double keep = fmin((p - 1.0) / (1.0 + EKOC_PATH_POLE_GUARD), EKOC_POLES_MIN_DECAY / bp->band[b].tau_lo);
+        r0 = fmax(fmax((p - 1.0) * EKOC_POLES_CROSSING_SHARE, keep), EKOC_POLES_MIN_RADIUS);
+      }
     }
     best_r = r0;
     best = crossing_clearance(s, r0);
@@ -302,6 +319,10 @@ typedef struct circle {
   ekoc_complex n[CIRCLE_NODES], zpow[MAX_ORDER + 1][CIRCLE_NODES], zinv[MAX_ORDER + 1][CIRCLE_NODES];
 } circle;
 
+/* The nodes the values are computed at: around a real pole the upper half
+ * circle, the lower being its conjugate (the values are real-analytic). */
+static size_t circle_count(const ekoc_pole *q) { return q->im == 0.0 ? CIRCLE_NODES / 2 + 1 : CIRCLE_NODES; }
+
 static void circle_nodes(const ekoc_pole *q, circle *c) {
   size_t m;
   int l;
@@ -324,7 +345,7 @@ static void circle_nodes(const ekoc_pole *q, circle *c) {
 static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, const circle *cc,
                    const unsigned char *has) {
   ekoc_pole_laurent *q = &s->laurent[iq];
-  size_t t, m, nb = g->nt * EKOC_NB * EKOC_NB;
+  size_t t, m, nb = g->nt * EKOC_NB * EKOC_NB, count = circle_count(&s->pole[iq]);
   int a, b, l;
   q->block = malloc(nb * sizeof *q->block);
   q->c = malloc(nb * 2 * MAX_ORDER * sizeof *q->c);
@@ -338,11 +359,13 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
         double big = 0.0;
         int top = 0;
         if (!v) continue;
-        for (m = 0; m < CIRCLE_NODES; ++m) big = fmax(big, c_abs(v[m]));
+        for (m = 0; m < count; ++m) big = fmax(big, c_abs(v[m]));
         for (l = 0; l < MAX_ORDER; ++l) {
           ekoc_complex sum = c_real(0.0), half = c_real(0.0);
           for (m = 0; m < CIRCLE_NODES; ++m) {
-            ekoc_complex term = c_mul(v[m], cc->zpow[l + 1][m]);
+            /* a real pole's lower half circle: the conjugates of the upper half */
+            ekoc_complex vm = m < count ? v[m] : c_conj(v[CIRCLE_NODES - m]);
+            ekoc_complex term = c_mul(vm, cc->zpow[l + 1][m]);
             sum = c_add(sum, term);
             if (m % 2 == 0) half = c_add(half, term);
           }
@@ -376,10 +399,10 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
     for (t = 0, any = 0; t < g->nt; ++t) any |= has[t] = (unsigned char)target_has(g, t, s->pole[i].nf);
     if (!any) continue;
     circle_nodes(&s->pole[i], &cc);
-    rc = ekoc_nspace_node_values(g, cc.n, CIRCLE_NODES);
+    rc = ekoc_nspace_node_values(g, cc.n, circle_count(&s->pole[i]));
     if (rc == EKOC_OK) {
       memcpy(g->target_active, has, g->nt);
-      rc = ekoc_nspace_path_compose(g, CIRCLE_NODES, 0, g->tops);
+      rc = ekoc_nspace_path_compose(g, circle_count(&s->pole[i]), 0, g->tops);
     }
     if (rc == EKOC_OK) rc = laurent(s, i, g, &cc, has);
   }
@@ -404,7 +427,7 @@ typedef struct taylor_work {
  * for real N). */
 static void row_transforms(const ekoc_nspace_state *g, const ekoc_pole *q, const circle *cc, taylor_work *w,
                            size_t k, size_t j0, size_t j1) {
-  size_t half = CIRCLE_NODES / 2, count = q->im == 0.0 ? half + 1 : CIRCLE_NODES, j, m;
+  size_t half = CIRCLE_NODES / 2, count = circle_count(q), j, m;
   ekoc_band_transforms(g->ip, j0, j1, cc->n, count, g->ip->logx[k], g->ip->logx[k], &w->ts, w->t_re, w->t_im);
   if (count == CIRCLE_NODES) return;
   /* spread [column][0..half] to [column][0..CIRCLE_NODES) from the last column down */

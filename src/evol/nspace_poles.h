@@ -89,6 +89,7 @@ void ekoc_poles_free(ekoc_pole_set *s);
 #define EKOC_POLES_MAX_GROWTH 64.0
 #define EKOC_POLES_MIN_RADIUS 0.1
 #define EKOC_POLES_CROSSING_SHARE 0.6
+#define EKOC_POLES_MIN_DECAY 1.0
 void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp);
 
 /* The Laurent coefficients of every target block at every pole, from the
