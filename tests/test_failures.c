@@ -216,6 +216,35 @@ static void test_batch_flags_its_estimate(void **state) {
   run_free(ref);
 }
 
+/* A Mellin cut so close to 1 that the batch engine's nodes leave the
+ * anomalous dimensions' domain (|N| <= 1e5) is reported as what it is: the
+ * message names request.mellin_cut and its value (issue 33 item 4: it named
+ * the crate's entry point, ekore_sums_batch / ekore_gamma_ns_all_batch_n3lo). */
+static void test_cut_too_small_named(void **state) {
+  ekoc_theory th;
+  ekoc_request rq;
+  ekoc_operator *op = NULL;
+  double xg[15], mu2 = 1e4;
+  int rc;
+  (void)state;
+  assert_int_equal(ekoc_grid_lambert(15, 1e-4, xg), EKOC_OK);
+  ekoc_theory_default(&th);
+  th.order = 3;
+  ekoc_request_default(&rq);
+  rq.mu2 = &mu2;
+  rq.n_targets = 1;
+  rq.xgrid = xg;
+  rq.nx = 15;
+  rq.degree = 4;
+  rq.mellin_cut = 1e-7;
+  rq.backend = EKOC_BACKEND_BATCH;
+  rc = ekoc_compute(&th, &rq, NULL, &op);
+  assert_int_equal(rc, EKOC_ERR_INVALID_ARGUMENT);
+  assert_null(op);
+  if (!strstr(ekoc_last_error(), "request.mellin_cut=1e-07")) fail_msg("message: %s", ekoc_last_error());
+  assert_null(strstr(ekoc_last_error(), "ekore_"));
+}
+
 /* Bad arguments of ekoc_operator_failed_flavor: status, message, outputs untouched. */
 static void test_failed_flavor_bad_args(void **state) {
   run *r = compute(1, 1, EKOC_BACKEND_ADAPTIVE);
@@ -279,6 +308,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_compute_limit_one),
       cmocka_unit_test(test_batch_flags_its_estimate),
       cmocka_unit_test(test_failed_flavor_bad_args),
+      cmocka_unit_test(test_cut_too_small_named),
       cmocka_unit_test(test_failures_thread_count),
   };
   if (argc > 1) cmocka_set_test_filter(argv[1]);

@@ -105,7 +105,8 @@ static void test_inside(void **state) {
 
 /* Band radii: a band of large tau crosses left of the first real pole it
  * would magnify too much (0.6 of the way from 1), one of small tau keeps its
- * radius but off the poles by the guard. */
+ * radius but off the poles by the guard; a band whose slowest entries would
+ * not decay there stays nearer the pole (at the guard). */
 static void test_place_bands(void **state) {
   ekoc_pole_set s;
   ekoc_band band[2];
@@ -117,8 +118,10 @@ static void test_place_bands(void **state) {
   s.n = 2;
   s.pole = poles;
   band[0].tau_hi = 15.0;
+  band[0].tau_lo = 15.0 / 4.0; /* its slowest entries still decay by e at r = 0.27 */
   band[0].radius = 12.8 / 15.0;
   band[1].tau_hi = 0.25;
+  band[1].tau_lo = 0.25 / 4.0;
   band[1].radius = 8.5; /* crossing 9.5, next to 9.476 */
   bp.nx = 0;
   bp.n_bands = 2;
@@ -127,6 +130,10 @@ static void test_place_bands(void **state) {
   assert_true(fabs(band[0].radius - 0.6 * 0.535) < 0.03 * 0.535);
   assert_true(fabs(1.0 + band[1].radius - 9.476) >= 0.1 * band[1].radius);
   assert_true(band[1].radius >= 0.8 * 8.5 && band[1].radius <= 1.1 * 8.5);
+  band[0].tau_lo = 1.0; /* 0.6 of the way (r = 0.32) would leave its tau = 1 entries without decay */
+  band[0].radius = 12.8 / 15.0;
+  ekoc_poles_place_bands(&s, &bp);
+  assert_true(fabs(band[0].radius - 0.535 / 1.1) < 0.03 * 0.535);
 }
 
 int main(void) {

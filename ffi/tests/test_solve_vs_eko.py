@@ -59,11 +59,19 @@ def _check(sol, ref, name, backend):
               f"max rel dev (|op| > 1e-6 max) {stats['max_rel_dev_big']:.3g}")
         assert stats["max_ratio"] <= 1.0, f"{name} {backend} {ep}: {stats}"
         worst = stats if worst is None or stats["max_ratio"] > worst["max_ratio"] else worst
-    # the adaptive driver converges everywhere on these cards; the batch
-    # driver's |Kronrod - Gauss| estimate is conservative and may flag a few
-    # entries that are nevertheless within eko's tolerance (checked above)
+    # the adaptive driver converges everywhere on eko's range [0.5, 1 - cut] on
+    # these cards; the batch driver's |Kronrod - Gauss| estimate is
+    # conservative and may flag a few entries that are nevertheless within
+    # eko's tolerance (checked above). Both flag the entries whose remainder
+    # beyond the Mellin cut exceeds their tolerance (issue 36 item 4,
+    # test_mellin_cut.py): on these 15-point grids from 1e-4 up to ~30 % of the
+    # flavour entries (a flagged element flags every flavour entry it reaches),
+    # none on eko's range itself; the values stay eko's (checked above)
     if backend == "adaptive":
-        assert sol.failures == 0
+        for mu2, nf in ref["targets"]:
+            t = sol[(float(mu2), int(nf))]
+            print(f"{name} adaptive {(mu2, nf)}: {int(t.failed.sum())} of {t.failed.size} flavour entries flagged")
+            assert np.all(t.error[t.failed] > 0)
     return worst
 
 
@@ -263,6 +271,7 @@ def test_rows_next_to_a_truncated_pole(name, backend):
     t = sol[(mu * mu, nf)]
     at = (ekoc.PIDS.index(o), i, ekoc.PIDS.index(p), j)
     value, error = float(t.operator[at]), float(t.error[at])
-    print(f"\n{name} {backend}: {value:.10g} +- {error:.2g} (eko {ref:.10g})")
-    assert sol.failures == 0
+    print(f"\n{name} {backend}: {value:.10g} +- {error:.2g} (eko {ref:.10g}), {sol.failures} flagged")
+    # (entries are flagged where the remainder beyond the Mellin cut exceeds
+    # their tolerance, test_mellin_cut.py; the row's value is still eko's)
     assert abs(value - ref) <= error + 1e-5 * abs(ref), f"{name} {backend}: {value} +- {error}, eko {ref}"

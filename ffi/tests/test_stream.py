@@ -54,7 +54,7 @@ def test_stream_is_bitwise_solve():
 
     summary = ekoc.solve_stream(th, op, on_target, backend="batch", progress=False)
     assert seen == sol.targets  # the card's order, the repeated target once
-    assert summary["failures"] == sol.failures == 0
+    assert summary["failures"] == sol.failures  # (entries whose remainder beyond eko's Mellin cut exceeds their tolerance are flagged: docs/physics.md §3)
 
 
 def test_stream_views_end_with_the_call():

@@ -165,6 +165,7 @@ static void quad_settings(run_context *ctx, ekoc_quad_settings *qs) {
   qs->progress = &ctx->progress;
   qs->profile = ctx->prof;
   qs->nspace_cache = ctx->nspace_cache;
+  qs->skip_cut_remainder = 0; /* the remainder beyond the cut enters the errors (quad/driver.h) */
 }
 
 /* The integrals of part j by the adaptive or gpu backend (the batch backend

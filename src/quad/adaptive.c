@@ -47,6 +47,28 @@ static double adaptive_bisection_gap(ekoc_kernel_args *args, const ekoc_quad_wor
   return fabs(v - sum);
 }
 
+/* The integrand in the tail variable s = -ln(1 - u + EKOC_QUAD_TAIL_SHIFT)
+ * (quad/driver.h): f(u(s)) du/ds. */
+static double tail_integrand(double s, void *vargs) {
+  double du = exp(-s);
+  return ekoc_quad_kernel(1.0 + EKOC_QUAD_TAIL_SHIFT - du, vargs) * du;
+}
+
+/* The remainder beyond the cut of one entry (quad/driver.h): the tail
+ * u in [1 - cut, 1 - cut_t] as one 15-point Gauss-Kronrod rule in s, its
+ * |integral| plus that rule's own estimate (QUADPACK's); 0 when there is no
+ * tail. The kernel's status is left in args->status. */
+static double adaptive_tail(ekoc_kernel_args *args, double cut) {
+  gsl_function f;
+  double cut_t = ekoc_quad_tail_cut(cut, args->logx), v = 0.0, err = 0.0, resabs, resasc;
+  if (!(cut_t < cut)) return 0.0;
+  f.function = tail_integrand;
+  f.params = args;
+  gsl_integration_qk15(&f, -log(cut + EKOC_QUAD_TAIL_SHIFT), -log(cut_t + EKOC_QUAD_TAIL_SHIFT), &v, &err, &resabs,
+                       &resasc);
+  return fabs(v) + err;
+}
+
 /* Fills the entries of row k with eko's corner conventions applied. Between
  * basis functions it stops when another row has failed and polls the
  * progress callback, so a cancellation is seen within a fraction of a second
@@ -100,6 +122,10 @@ static int adaptive_row(const ekoc_quad_job *job, const ekoc_quad_settings *s, s
           double gap = adaptive_bisection_gap(&args, ws, v);
           if (args.status != EKOC_OK) return args.status; /* the kernel's message is in place */
           if (gap > err) err = gap;
+        }
+        if (rc == EKOC_OK || rc == EKOC_ERR_INTEGRATION) { /* the remainder beyond the cut (quad/driver.h) */
+          if (!s->skip_cut_remainder) err += adaptive_tail(&args, s->cut);
+          if (args.status != EKOC_OK) return args.status;
           if (!(err <= ekoc_quad_tolerance(s->epsabs, s->epsrel, v))) rc = EKOC_ERR_INTEGRATION;
           if (path == EKOC_PATH_UNRESOLVED) rc = EKOC_ERR_INTEGRATION; /* a pole next to the path */
         }

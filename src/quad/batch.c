@@ -80,6 +80,7 @@ static int batch_family_row(const ekoc_quad_job *job, const ekoc_batch_engine *e
   rc = ekoc_batch_row_init(&row, in, table, fp, k, &active);
   if (rc != EKOC_OK || !active) return rc; /* an inactive row stays 0 */
   row.panels = fc->panels; /* keyed by the row's radius too */
+  row.cut = eng->cut;
   if (skip_base) return ekoc_batch_finish_row(eng, job, &row, NULL, &sc->eval, &sc->refine, &sc->n_failed, refined);
   nodes.n = rule->n_nodes;
   nodes.theta = rule->theta;

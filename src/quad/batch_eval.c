@@ -16,6 +16,7 @@
 
 #include "quad/basis_group.h"
 #include "quad/batch_math.h"
+#include "quad/driver.h"
 #include "quad/interp.h"
 #include "quad/path_radius.h"
 #include "status.h"
@@ -202,6 +203,7 @@ int ekoc_batch_row_init(ekoc_batch_row *row, const ekoc_interp *interp, const do
   row->fp = fp;
   row->k = k;
   row->panels = NULL;
+  row->cut = 0.0;
   row->logx = interp->logx[k];
   row->radius = ekoc_talbot_radius(row->logx);
   row->path_status = EKOC_PATH_TALBOT;
@@ -255,6 +257,9 @@ int ekoc_batch_eval(const ekoc_batch_row *row, const ekoc_batch_nodes *nodes, co
                     fp->singlet_like, &pt, &sc->dn[count]);
     sc->n_re[count] = pt.re;
     sc->n_im[count] = pt.im;
+    /* beyond the crate's domain only where the cut is too close to 1: say so (quad/driver.h) */
+    if (!(pt.re * pt.re + pt.im * pt.im <= EKOC_QUAD_N_MAX * EKOC_QUAD_N_MAX))
+      return ekoc_quad_cut_error(row->cut, logx, pt.re, pt.im);
     ++count;
   }
   if (towers) {

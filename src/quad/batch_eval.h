@@ -70,6 +70,7 @@ typedef struct ekoc_batch_row {
   double radius; /* of the row's Talbot path (quad/path_radius.h) */
   int32_t path_status; /* ekoc_path_status: EKOC_PATH_UNRESOLVED flags every entry of the row */
   double shift; /* delta of the noise probe: a quarter of the way to the next grid point */
+  double cut;   /* the Mellin cut, for the message of a node beyond the crate's |N| (set by the caller, 0 by init) */
   struct ekoc_nspace_panels *panels; /* the refined panels kept in the N-space cache, or NULL */
 } ekoc_batch_row;
 

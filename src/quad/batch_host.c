@@ -67,6 +67,7 @@ int ekoc_batch_host_finish(const ekoc_quad_job *job, const ekoc_quad_settings *s
         if (fp->n_el == 0) continue;
         rck = ekoc_batch_row_init(&row, job->interp, table, fp, (size_t)k, &active); /* the device's path */
         if (rck != EKOC_OK) break;
+        row.cut = eng.cut;
         if (!active) continue;
         rck = ekoc_batch_eval(&row, &nodes, NULL, tw, 1, &sc.eval, &sc.sums);
         if (rck != EKOC_OK) break;
@@ -120,6 +121,7 @@ int ekoc_batch_host_base(const ekoc_quad_job *job, const ekoc_quad_settings *s, 
       if (fp->n_el == 0) continue;
       rc = ekoc_batch_row_init(&row, job->interp, table, fp, k, &active);
       if (rc != EKOC_OK || !active) continue;
+      row.cut = eng.cut;
       rc = ekoc_batch_eval(&row, &nodes, NULL, NULL, 0, &sc.eval, &sc.sums);
       for (e = 0; rc == EKOC_OK && e < fp->n_el; ++e) {
         const ekoc_quad_element *el = &job->elements[fp->job_el[e]];

@@ -21,7 +21,10 @@ static int32_t refine_points(const ekoc_quad_settings *s) {
   return n > EKOC_BATCH_MAX_POINTS ? EKOC_BATCH_MAX_POINTS : n;
 }
 
-static size_t engine_rule_len(const ekoc_quad_settings *s) { return 3 * (2 * (size_t)refine_points(s) + 1); }
+/* The refinement rule (x, wk, wg), then the tail rule's. */
+static size_t engine_rule_len(const ekoc_quad_settings *s) {
+  return 3 * (2 * (size_t)refine_points(s) + 1) + 3 * (2 * (size_t)EKOC_BATCH_TAIL_POINTS + 1);
+}
 
 static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, const double *ref_rule, double *rule_buf) {
   int32_t n = refine_points(s), nk = 2 * n + 1;
@@ -44,6 +47,17 @@ static int engine_init(ekoc_batch_engine *e, const ekoc_quad_settings *s, const 
   e->s_lo = -log(1.0 - EKOC_TALBOT_T_MIN + EKOC_BATCH_TAIL_SHIFT);
   e->s_hi = -log(s->cut + EKOC_BATCH_TAIL_SHIFT);
   e->progress = s->progress;
+  e->cut = s->cut;
+  {
+    int32_t nt = 2 * EKOC_BATCH_TAIL_POINTS + 1;
+    double *t = rule_buf + 3 * (size_t)nk;
+    rc = ekoc_batch_kronrod(EKOC_BATCH_TAIL_POINTS, t, t + nt, t + 2 * nt);
+    if (rc != EKOC_OK) return rc;
+    e->tail_nodes = s->skip_cut_remainder ? 0 : nt;
+    e->tail_x = t;
+    e->tail_wk = t + nt;
+    e->tail_wg = t + 2 * nt;
+  }
   return EKOC_OK;
 }
 
@@ -54,6 +68,7 @@ void ekoc_batch_refine_scratch_free(ekoc_batch_refine_scratch *sc) {
   free(sc->qt);
   free(sc->state);
   free(sc->node_tables);
+  free(sc->tail_table);
   memset(sc, 0, sizeof *sc);
 }
 
@@ -65,7 +80,8 @@ int ekoc_batch_refine_scratch_alloc(ekoc_batch_refine_scratch *sc, const ekoc_ba
   sc->qt = malloc(8 * len * sizeof(double)); /* qt, ft, vt, tol and the four sums of one panel */
   sc->state = malloc(len);
   sc->node_tables = malloc(EKOC_BATCH_PANEL_TABLES * 5 * (size_t)e->ref_nodes * sizeof(double));
-  if (!sc->lo || !sc->k || !sc->qt || !sc->state || !sc->node_tables) {
+  sc->tail_table = malloc(5 * (size_t)(e->tail_nodes > 0 ? e->tail_nodes : 1) * sizeof(double));
+  if (!sc->lo || !sc->k || !sc->qt || !sc->state || !sc->node_tables || !sc->tail_table) {
     ekoc_batch_refine_scratch_free(sc);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "batch: out of memory for the refinement scratch (%zu panels, nx=%zu)", np,
                       nx);
@@ -97,6 +113,7 @@ void ekoc_batch_thread_free(ekoc_batch_thread *t) {
 int ekoc_batch_thread_alloc(ekoc_batch_thread *t, const ekoc_batch_engine *eng, size_t base_nodes, size_t nx) {
   size_t asize = nx * EKOC_NSPACE_MAX_ELEMENTS;
   size_t max_nodes = base_nodes > (size_t)eng->ref_nodes ? base_nodes : (size_t)eng->ref_nodes;
+  if ((size_t)eng->tail_nodes > max_nodes) max_nodes = (size_t)eng->tail_nodes;
   int rc;
   memset(t, 0, sizeof *t);
   rc = ekoc_batch_eval_scratch_alloc(&t->eval, max_nodes, nx);
@@ -291,13 +308,58 @@ static int refine(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_
   return n_panels;
 }
 
+/* The remainder beyond the Mellin cut of every entry of the row
+ * (quad/driver.h): the tail u in [1 - cut, 1 - cut_t] as one panel
+ * [s(1 - cut), s(1 - cut_t)] of the tail variable s with the tail rule, its
+ * Kronrod and Gauss sums left in rs->half (entries j >= jmin). *done is 0
+ * when there is no tail (the cut already that close to 1). */
+static int tail_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
+                      ekoc_batch_refine_scratch *rs, int *done) {
+  int32_t q, nk = eng->tail_nodes;
+  double cut_t = ekoc_quad_tail_cut(eng->cut, row->logx);
+  double lo = eng->s_hi, hi, mid, half;
+  double *theta = rs->tail_table, *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
+  ekoc_batch_nodes nodes;
+  ekoc_batch_row_cache cache;
+  *done = 0;
+  if (nk <= 0 || !(cut_t < eng->cut)) return EKOC_OK;
+  hi = -log(cut_t + EKOC_BATCH_TAIL_SHIFT);
+  mid = 0.5 * (lo + hi);
+  half = 0.5 * (hi - lo);
+  for (q = 0; q < nk; ++q) {
+    double sq = mid + half * eng->tail_x[q], du = exp(-sq), u = (1.0 + EKOC_BATCH_TAIL_SHIFT) - du;
+    theta[q] = EKOC_PI * (2.0 * u - 1.0);
+    tc[q] = ekoc_talbot_theta_cot_(theta[q]);
+    dj[q] = ekoc_talbot_djac_re_(theta[q]);
+    w[q] = half * du * eng->tail_wk[q];
+    wg[q] = half * du * eng->tail_wg[q];
+  }
+  nodes.n = nk;
+  nodes.theta = theta;
+  nodes.tc = tc;
+  nodes.dj = dj;
+  nodes.w = w;
+  nodes.wg = wg;
+  /* kept with the refined panels of the row (quad/nspace_cache.h; all NULL
+   * without a cache): the tail's nodes depend on the row's path and the cut
+   * only, so the parts of a computation share its transforms and towers (a
+   * panel [s(1 - cut), s(1 - cut_t)] lies beyond every refined panel) */
+  ekoc_nspace_panel_get(row->panels, row->k, lo, hi, row->radius, &cache);
+  {
+    int rc = ekoc_batch_eval(row, &nodes, &cache, NULL, 0, es, &rs->half);
+    if (rc != EKOC_OK) return rc;
+  }
+  *done = 1;
+  return EKOC_OK;
+}
+
 int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job, const ekoc_batch_row *row,
                           const ekoc_batch_base *base, ekoc_batch_eval_scratch *es, ekoc_batch_refine_scratch *rs,
                           size_t *n_failed, int *refined) {
   const ekoc_batch_family *fp = row->fp;
   size_t nx = row->interp->n, k = row->k, j;
   int32_t e, p, n_panels = 1;
-  int any = 0, status = EKOC_OK;
+  int any = 0, status = EKOC_OK, tail = 0;
   if (!base && eng->max_panels < 2)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "batch: a row without its base rule needs refinement (limit >= 2)");
   /* the base rule as panel 0, or an empty panel 0 that refine() splits first */
@@ -325,6 +387,8 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
     if (n_panels < 0) return status;
   }
   if (refined) *refined = n_panels > 1;
+  status = tail_panel(eng, row, es, rs, &tail);
+  if (status != EKOC_OK) return status;
   for (e = 0; e < fp->n_el; ++e) {
     const ekoc_quad_element *el = &job->elements[fp->job_el[e]];
     for (j = row->jmin; j < nx; ++j) {
@@ -345,6 +409,8 @@ int ekoc_batch_finish_row(const ekoc_batch_engine *eng, const ekoc_quad_job *job
         rs->vt[i] = sum;
         v = sum + diagonal_constant(row, e, j);
       }
+      if (tail) /* the remainder beyond the cut: the tail's integral and that integral's own error */
+        err += fabs(rs->half.k[i]) + fabs(rs->half.k[i] - rs->half.g[i]);
       if (!isfinite(v) || !isfinite(err))
         return ekoc_error(EKOC_ERR_NUMERICAL, "batch: non-finite entry at ln x=%g basis %zu element %d", row->logx, j,
                           (int)el->element);

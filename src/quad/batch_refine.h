@@ -72,6 +72,13 @@
  * tail variable"). */
 #define EKOC_BATCH_REFINE_MIN_POINTS 48
 
+/* The remainder beyond the Mellin cut (quad/driver.h, ekoc_quad_tail_cut):
+ * Gauss points of the tail rule, whose 2n+1 Kronrod nodes integrate the
+ * whole tail u in [1 - cut, 1 - cut_t] as one panel of s. 5 (11 nodes): its
+ * |K - G| stays below the tail on the cards measured, where 3 (7 nodes)
+ * overstated the tail's own error by up to 1.7x on an LO backward card. */
+#define EKOC_BATCH_TAIL_POINTS 5
+
 /* The quadrature part Q of the estimate from d = |K - G| and ra. */
 static inline double ekoc_batch_quad_error(double d, double ra) {
   double e = d;
@@ -94,6 +101,9 @@ typedef struct ekoc_batch_engine {
   int32_t ref_nodes;             /* 2 n + 1 of the refinement rule */
   const double *ref_x, *ref_wk, *ref_wg;
   double s_lo, s_hi;             /* the tail variable's range: u in [0.5, 1 - cut] */
+  double cut;                    /* the Mellin cut (the tail starts at u = 1 - cut) */
+  int32_t tail_nodes;            /* 2 n + 1 of the tail rule, 0: no remainder estimate */
+  const double *tail_x, *tail_wk, *tail_wg;
   ekoc_quad_progress *progress;  /* polled between splits, may be NULL */
 } ekoc_batch_engine;
 
@@ -116,6 +126,7 @@ typedef struct ekoc_batch_refine_scratch {
   double table_lo[EKOC_BATCH_PANEL_TABLES], table_hi[EKOC_BATCH_PANEL_TABLES];
   int32_t n_tables, next_table;
   double last_poll;    /* progress poll mark */
+  double *tail_table;  /* [5 tail_nodes]: the tail panel's path table, rebuilt per row */
 } ekoc_batch_refine_scratch;
 
 int ekoc_batch_refine_scratch_alloc(ekoc_batch_refine_scratch *sc, const ekoc_batch_engine *e, size_t nx);

@@ -1,6 +1,7 @@
 /* driver.c: the helpers the quadrature drivers share (quad/driver.h). */
 #include "quad/driver.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -100,4 +101,15 @@ int ekoc_quad_progress_poll(ekoc_quad_progress *p, double *last_s) {
     return ekoc_error(EKOC_ERR_CANCELLED, "computation cancelled by the progress callback after %llu of %llu rows",
                       (unsigned long long)done, (unsigned long long)p->total);
   return EKOC_OK;
+}
+
+int ekoc_quad_cut_error(double cut, double logx, double n_re, double n_im) {
+  /* |N| ~ r / (2 (1 - u)) at the end of the path: r / (2 EKOC_QUAD_N_MAX) is
+   * where it reaches the limit, and the nodes approach the end closely */
+  double r = 0.4 * 16.0 / (0.1 - logx), need = r / (2.0 * EKOC_QUAD_N_MAX);
+  return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                    "request.mellin_cut=%g is too close to 0: the inversion path of x=%g reaches N=(%g, %g), "
+                    "|N| above the %g up to which the anomalous dimensions are evaluated; that row needs "
+                    "mellin_cut above about %.2g (eko's default: 0.05)",
+                    cut, exp(logx), n_re, n_im, EKOC_QUAD_N_MAX, 2.0 * need);
 }

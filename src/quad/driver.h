@@ -43,6 +43,40 @@ static inline double ekoc_quad_tolerance(double epsabs, double epsrel, double v)
   return fmax(epsabs, epsrel * fabs(v));
 }
 
+/* The remainder beyond the Mellin cut (docs/physics.md §3, "The remainder
+ * beyond the cut"). eko integrates u in [0.5, 1 - cut] and its error
+ * estimate knows nothing of the rest of the path, which next to the diagonal
+ * at small x is far above the tolerance (the basis transforms of the entries
+ * next to the diagonal decay only algebraically along the path). The drivers
+ * keep eko's value (the cut integral) and add the tail's integral over
+ * u in [1 - cut, 1 - cut_t] (and that integral's own error estimate) to each
+ * entry's stated error, so that an entry whose remainder exceeds its
+ * tolerance is flagged. The tail is integrated in the variable
+ * s = -ln(1 - u + EKOC_QUAD_TAIL_SHIFT) (du = e^-s ds), in which the
+ * algebraically decaying integrands vary on a scale of order one.
+ *
+ * cut_t = EKOC_QUAD_TAIL_CUT_RATIO cut (an integrand decaying like |N|^-2,
+ * the slowest, leaves 2 % of its remainder beyond it), but no closer to 1
+ * than where |N| ~ r0 / (2 (1 - u)) reaches EKOC_QUAD_TAIL_N_MAX (r0: eko's
+ * radius of the row; the ekore crate refuses |N| > 1e5). Returns cut_t; no
+ * tail when it is not below cut. */
+#define EKOC_QUAD_TAIL_SHIFT 1e-3
+#define EKOC_QUAD_TAIL_CUT_RATIO 0.02
+#define EKOC_QUAD_TAIL_N_MAX 2e4
+static inline double ekoc_quad_tail_cut(double cut, double logx) {
+  double cut_t = EKOC_QUAD_TAIL_CUT_RATIO * cut, floor_t = 0.4 * 16.0 / (0.1 - logx) / (2.0 * EKOC_QUAD_TAIL_N_MAX);
+  return cut_t > floor_t ? cut_t : floor_t;
+}
+
+/* The largest |N| the anomalous dimensions and OMEs are evaluated at (the
+ * ekore crate's EKORE_N_MAX), and the error a path point beyond it is
+ * reported as: it can only come from a Mellin cut too close to 1 (the path
+ * reaches |N| ~ r / (2 cut) at its end), so the message names
+ * request.mellin_cut and its value, the row and the smallest cut that row
+ * allows. Returns EKOC_ERR_INVALID_ARGUMENT. */
+#define EKOC_QUAD_N_MAX 1e5
+int ekoc_quad_cut_error(double cut, double logx, double n_re, double n_im);
+
 /* Seconds between two polls of the callback inside one long row. */
 #define EKOC_PROGRESS_POLL_S 0.2
 

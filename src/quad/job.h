@@ -66,6 +66,8 @@ typedef struct ekoc_quad_settings {
   ekoc_profile *profile;        /* the computation's node timer, may be NULL (GPU stages record here) */
   ekoc_nspace_cache *nspace_cache; /* batch driver: N-space values kept between parts, may be NULL;
                                      bound by the caller (quad/nspace_cache.h) */
+  int32_t skip_cut_remainder; /* 1: the stated errors leave out the remainder beyond the cut (quad/driver.h);
+                                 only for tests of the quadrature of [0.5, 1 - cut] itself */
 } ekoc_quad_settings;
 
 /* The adaptive driver: one GSL QAGS integral per (k, j, element), threads over

@@ -9,6 +9,7 @@
 #include <gsl/gsl_integration.h>
 
 #include "ad/nspace.h"
+#include "quad/driver.h"
 #include "quad/interp.h"
 #include "quad/talbot.h"
 #include "quad/workspace.h"
@@ -281,6 +282,13 @@ int ekoc_quad_integrate(ekoc_kernel_args *args, double cut, double epsabs, doubl
   gsl_rc = gsl_integration_qags(&f, 0.5, 1.0 - cut, epsabs, epsrel, limit, args->workspace->gsl, &v, &e);
   *value = v;
   *error = e;
+  if (args->status == EKOC_ERR_ANOMALOUS_DIMENSION) { /* a node beyond the crate's |N|: a cut too close to 1? */
+    ekoc_complex n_end, dn_end;
+    ekoc_talbot_point_moved(1.0 - cut, args->logx, path_radius(args), ekoc_nspace_singlet_like(&args->nspace), &n_end,
+                            &dn_end);
+    if (!(n_end.re * n_end.re + n_end.im * n_end.im <= EKOC_QUAD_N_MAX * EKOC_QUAD_N_MAX))
+      args->status = ekoc_quad_cut_error(cut, args->logx, n_end.re, n_end.im);
+  }
   if (args->status != EKOC_OK) return args->status; /* the kernel's own message is in place */
   /* a non-finite estimate is an error whatever GSL says: a failed
    * integration's estimate is still used by the drivers */
