@@ -20,12 +20,13 @@ enum {
   /* each target's parts multiplied in N-space at the nodes of shared Talbot
    * paths, its operator inverted once, every entry on the path of its band
    * (docs/physics.md §3.2): one interpolation of the initial PDF instead of
-   * one per part, no x-space products, no Mellin cut. CPU; QCD (not QED); the
-   * truncated and perturbative methods with eko's per-row treatment of their
-   * spurious poles (docs/physics.md §3.3; not yet ordered-truncated above LO) */
+   * one per part, no x-space products, no Mellin cut. CPU; QCD and QCD x QED;
+   * the truncated and perturbative methods with eko's per-row treatment of
+   * their spurious poles (docs/physics.md §3.3; not yet ordered-truncated
+   * above LO) */
   EKOC_BACKEND_NSPACE = 3,
   /* the default: the N-space engine, or the batch engine for what the
-   * N-space engine does not compute yet (QED, ordered-truncated above LO, a
+   * N-space engine does not compute yet (ordered-truncated above LO, a
    * backward-exact matching on a target's path, grid points closer than
    * 1e-3 in ln x).
    * ekoc_operator_backend names the engine that ran. */

@@ -7,7 +7,6 @@
 int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_plan *p, const ekoc_interp *ip) {
   size_t j;
   if (rq->backend != EKOC_BACKEND_AUTO) return rq->backend;
-  if (th->qed_order > 0) return EKOC_BACKEND_BATCH;
   if (rq->method == EKOC_METHOD_ORDERED_TRUNCATED && th->order > 1) return EKOC_BACKEND_BATCH;
   for (j = 0; j < p->n_jobs; ++j)
     if (p->jobs[j].is_matching && !p->jobs[j].unity &&

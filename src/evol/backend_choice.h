@@ -12,7 +12,7 @@
 /* The engine for request rq (validated) with plan p on basis ip: rq's own
  * backend unless it is EKOC_BACKEND_AUTO; then the N-space engine, except
  * where it does not compute the request yet, which the batch engine does:
- * QED (theory.qed_order > 0), ordered-truncated above LO (the zeros of its
+ * ordered-truncated above LO (the zeros of its
  * non-singlet denominator), a backward-exact matching on some target's
  * path, two grid points closer than the band paths resolve
  * (quad/band_plan.h). Never fails; leaves no error message behind. */

@@ -275,11 +275,6 @@ static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
                       (int)r->inversion_method);
   if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_AUTO)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "request.backend=%d is not an EKOC_BACKEND_*", (int)r->backend);
-  if (r->backend == EKOC_BACKEND_NSPACE && t->qed_order > 0)
-    return ekoc_error(EKOC_ERR_UNSUPPORTED,
-                      "request.backend=nspace with theory.qed_order=%d: QED evolution runs on the adaptive and "
-                      "batch backends",
-                      (int)t->qed_order);
   if (r->backend == EKOC_BACKEND_NSPACE && r->method == EKOC_METHOD_ORDERED_TRUNCATED && t->order > 1)
     return ekoc_error(EKOC_ERR_UNSUPPORTED,
                       "request.method=%d (ordered-truncated) with request.backend=nspace: its non-singlet solution "

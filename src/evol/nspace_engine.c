@@ -285,6 +285,9 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
     g.opt = *opt;
   else
     ekoc_nspace_engine_options_default(&g.opt);
+  /* QED (the unified bases): its kernels' rounding, magnified e^12.8 at the
+   * crossings, flagged ~50 entries per target on pineko's grid; at e^9 none */
+  if (!opt && p->unified) g.opt.magnification = EKOC_NSPACE_QED_MAGNIFICATION;
   g.t0 = t0;
   g.nt = n;
   g.nx = ip->n;
