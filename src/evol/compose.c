@@ -326,8 +326,9 @@ static int taints_prepare(ekoc_plan *p) {
 
 /* (compose.h) Through a one-target view of struct ekoc_operator on the
  * stack, for the request indices from tg->first[t] on that ask for t. */
-int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified, int32_t backend,
-                          size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data) {
+int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
+                          int32_t backend, size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint,
+                          ekoc_target_fn fn, void *data) {
   ekoc_operator view;
   size_t zero = 0, i;
   double mu2_i;
@@ -376,7 +377,8 @@ int ekoc_compose_stream(ekoc_plan *p, const ekoc_request *rq, const ekoc_targets
     if (rc == EKOC_OK) rc = check_finite(&value, tg->first[t], tg->mu2[t], rq->n_threads);
     if (rc == EKOC_OK && n_failed > 0)
       rc = compose_target(p, t, tg->first[t], rq->nx, 1, rq->n_threads, shared_taint, &taint);
-    if (rc == EKOC_OK) rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, p->unified, rq->backend, n_failed, &value, &taint, fn, data);
+    if (rc == EKOC_OK)
+      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, p->unified, rq->backend, n_failed, &value, &taint, fn, data);
     ekoc_blockop_clear(&value); /* this target's blocks go before the next is composed */
     ekoc_blockop_clear(&taint);
   }

@@ -51,10 +51,12 @@ int ekoc_compose_adopt(const ekoc_targets *tg, const double *mu2, size_t nx, int
 
 /* Hands distinct target t (*value and, when n_failed > 0, *taint) to fn for
  * every request index asking for it, in index order (ekoc_compose_stream and
- * the N-space backend's stream). Errors: EKOC_ERR_CANCELLED when fn returns
+ * the N-space backend's stream), as a view naming `backend` the engine that
+ * computed it (ekoc_operator_backend). Errors: EKOC_ERR_CANCELLED when fn returns
  * non-zero. */
-int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified, int32_t backend,
-                          size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint, ekoc_target_fn fn, void *data);
+int ekoc_compose_hand_out(const ekoc_targets *tg, const double *mu2, size_t t, int32_t nf0, int32_t unified,
+                          int32_t backend, size_t n_failed, ekoc_blockop *value, ekoc_blockop *taint,
+                          ekoc_target_fn fn, void *data);
 
 /* The rotation applied with the matching step *st, a constant matrix on the
  * basis elements: forward B_lo -> B_hi after the OME, backward B_hi -> B_lo

@@ -127,12 +127,14 @@ static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ek
   for (t = 0; rc == EKOC_OK && t < n; t += chunk) {
     rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, NULL, prof, ops + t, taints + t, &n_failed);
     if (rc == EKOC_OK && fn) { /* the view's ekoc_operator_failures: the count so far */
-      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, plan->unified, rq->backend, n_failed, &ops[t], &taints[t], fn, data);
+      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, plan->unified, rq->backend, n_failed, &ops[t], &taints[t], fn,
+                                 data);
       ekoc_blockop_clear(&ops[t]);
       ekoc_blockop_clear(&taints[t]);
     }
   }
-  if (rc == EKOC_OK && !fn) rc = ekoc_compose_adopt(tg, mu2, rq->nx, rq->nf0, plan->unified, ops, taints, n_failed, out);
+  if (rc == EKOC_OK && !fn)
+    rc = ekoc_compose_adopt(tg, mu2, rq->nx, rq->nf0, plan->unified, ops, taints, n_failed, out);
   for (i = 0; ops && taints && i < n; ++i) {
     ekoc_blockop_clear(&ops[i]);
     ekoc_blockop_clear(&taints[i]);

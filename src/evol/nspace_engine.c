@@ -77,8 +77,8 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
     g->out_id = malloc((n_fun ? n_fun : 1) * sizeof *g->out_id);
     g->fun_over = calloc(n_fun ? n_fun : 1, 1);
     g->fun_tolerance = malloc((n_fun ? n_fun : 1) * sizeof *g->fun_tolerance);
-    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->fun_tolerance || !g->src || !g->src_lim || !g->out_start ||
-        !g->out_fun || !g->out_val || !g->out_err)
+    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->fun_tolerance || !g->src || !g->src_lim ||
+        !g->out_start ||        !g->out_fun || !g->out_val || !g->out_err)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
   return rc;
@@ -184,8 +184,8 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
       *roles_done = 1;
     }
     if (rc != EKOC_OK) return rc;
-    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && ekoc_nspace_one_path(bd) ? ROLE_NS : -1, !first, count,
-                        &n_fun);
+    rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && ekoc_nspace_one_path(bd) ? ROLE_NS : -1,
+                        !first, count, &n_fun);
     if (rc != EKOC_OK) return rc;
     if (n_fun == 0 || bd->n_entries == 0) return EKOC_OK;
     memset(&args, 0, sizeof args);

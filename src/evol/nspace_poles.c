@@ -350,7 +350,8 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
   q->block = malloc(nb * sizeof *q->block);
   q->c = malloc(nb * 2 * MAX_ORDER * sizeof *q->c);
   q->c_abs = malloc(nb * MAX_ORDER * sizeof *q->c_abs);
-  if (!q->block || !q->c || !q->c_abs) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+  if (!q->block || !q->c || !q->c_abs)
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   for (t = 0; t < g->nt; ++t)
     for (a = 0; has[t] && a < EKOC_NB; ++a)
       for (b = 0; b < EKOC_NB; ++b) {
@@ -541,5 +542,6 @@ int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
     free(w.t_re), free(w.t_im), free(w.a_re);
     ekoc_band_transform_scratch_free(&w.ts);
   }
-  return rc == EKOC_OK ? EKOC_OK : ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
+  return rc == EKOC_OK ? EKOC_OK
+                       : ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
 }
