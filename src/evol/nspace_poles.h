@@ -79,11 +79,14 @@ void ekoc_poles_free(ekoc_pole_set *s);
  * most e^{(p - 1) tau_hi} <= EKOC_POLES_MAX_GROWTH against x_k^-1 (else the
  * residue that comes off would leave a small difference of large numbers:
  * at x = 1e-7, p = 1.8, a factor 4e5); otherwise its radius is lowered to
- * cross left of p, EKOC_POLES_CROSSING_SHARE of the way from 1 (not below
- * EKOC_POLES_MIN_RADIUS): closer, the pole's spike next to the crossing
- * needs the bands' finest rule (theory 40000000 on the fit grid: 513 nodes
- * and 129 flagged entries at 0.9, 129 nodes and 2 at 0.6, 513 and 506 at
- * 0.4, where the decay along the path is slow). Then each crossing is
+ * cross left of p, EKOC_POLES_CROSSING_SHARE of the way from 1: closer, the
+ * pole's spike next to the crossing needs the bands' finest rule (theory
+ * 40000000 on the fit grid: 513 nodes and 129 flagged entries at 0.9, 129
+ * nodes and 2 at 0.6, 513 and 506 at 0.4, where the decay along the path is
+ * slow) - but not nearer 1 than EKOC_POLES_MIN_DECAY / tau_lo, where the
+ * band's slowest entries still decay by e along the path (the perturbative
+ * methods' poles crowd towards N = 1.14: 298 flagged entries on a 30-point
+ * card at 0.6), nor below EKOC_POLES_MIN_RADIUS. Then each crossing is
  * moved (by at most 20 % down or 10 % up) to keep EKOC_PATH_POLE_GUARD radii
  * from every real pole, where such a radius exists. */
 #define EKOC_POLES_MAX_GROWTH 64.0
@@ -94,12 +97,13 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp);
 
 /* The Laurent coefficients of every target block at every pole, from the
  * targets' operators on the pole's circle (uses the state's node arrays and
- * g->tops). Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
+ * g->tops, before the bands), and s->block_has. Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
 int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s);
 
 /* Adds the residue corrections above to the run's outputs (g->val, g->err)
- * after every band is inverted. Uses the state's node arrays and g->tops.
- * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
+ * after every band is inverted: rows on the request's threads, each row's
+ * entries written by one thread (the same bits for any number).
+ * Errors: EKOC_ERR_NO_MEMORY. */
 int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s);
 
 #endif /* EKOC_EVOL_NSPACE_POLES_H */
