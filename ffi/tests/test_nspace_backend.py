@@ -206,8 +206,15 @@ def test_backward_exact_refused():
     assert ekoc.solve(th, op, "nspace", progress=False).failures < 20
 
 
-def test_stream_is_bitwise_solve():
+@pytest.mark.parametrize("method", ["iterate-exact", "truncated"])
+def test_stream_is_bitwise_solve(method):
+    """One target at a time (solve_stream) or all at once: the same bits,
+    the pole corrections and the refinement included (a refinement writes a
+    block only in the rows where that block missed its tolerance, whatever
+    other targets share the band; the poles are those of the whole plan)."""
     th, op = _on_grid("nnlo_vfns", 30, 4)
+    op["xgrid"] = cards.lambert_grid(30, 1e-6)
+    op["configs"]["evolution_method"] = method
     op["mugrid"] = [[10.0, 5], [3.0, 4], [100.0, 5], [10.0, 5]]
     sol = ekoc.solve(th, op, "nspace", progress=False)
     seen = []

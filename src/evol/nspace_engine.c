@@ -77,7 +77,12 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
     g->out_id = malloc((n_fun ? n_fun : 1) * sizeof *g->out_id);
     g->fun_over = calloc(n_fun ? n_fun : 1, 1);
     g->fun_tolerance = malloc((n_fun ? n_fun : 1) * sizeof *g->fun_tolerance);
-    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->fun_tolerance || !g->src || !g->src_lim ||
+    g->block_rows[0] = malloc(g->nt * EKOC_NB * EKOC_NB * g->nx);
+    g->block_rows[1] = malloc(g->nt * EKOC_NB * EKOC_NB * g->nx);
+    g->rows_in = malloc((n_fun ? n_fun : 1) * sizeof *g->rows_in);
+    g->rows_out = malloc((n_fun ? n_fun : 1) * sizeof *g->rows_out);
+    if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->fun_tolerance || !g->block_rows[0] ||
+        !g->block_rows[1] || !g->rows_in || !g->rows_out || !g->src || !g->src_lim ||
         !g->out_start ||        !g->out_fun || !g->out_val || !g->out_err)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
@@ -207,6 +212,17 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     args.rows = first ? NULL : g->rows;
     args.row_over = g->row_over;
     args.fun_over = g->fun_over;
+    { /* each output's rows: written where its block was over in the last pass (every row at first) */
+      size_t o, bytes = g->nt * EKOC_NB * EKOC_NB * g->nx;
+      if (!first) memcpy(g->block_rows[1], g->block_rows[0], bytes);
+      memset(g->block_rows[0], 0, bytes);
+      for (o = 0; o < g->n_out; ++o) {
+        g->rows_in[o] = g->block_rows[1] + g->out_id[o] * g->nx;
+        g->rows_out[o] = g->block_rows[0] + g->out_id[o] * g->nx;
+      }
+      args.rows_in = first ? NULL : g->rows_in;
+      args.rows_out = g->rows_out;
+    }
     args.progress = progress;
     memset(g->row_over, 0, g->nx);
     memset(g->fun_over, 0, n_fun);

@@ -245,7 +245,9 @@ int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
   for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
     const ekoc_plan_job *job = &p->jobs[j];
     int f, i;
-    if (!g->need[j] || job->unity || job->is_matching) continue;
+    /* every segment of the plan, not only this run's targets': the same poles, radii and band paths
+     * for every chunk of targets, so a streamed target has the bits of the held one */
+    if (job->unity || job->is_matching) continue;
     for (f = 0; rc == EKOC_OK && f < 2; ++f) {
       const ekoc_nspace_cfg *cfg = &job->family[f];
       if (ekoc_path_pole_orders(cfg) < 2) continue;

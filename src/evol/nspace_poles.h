@@ -63,8 +63,8 @@ typedef struct ekoc_pole_set {
  * encloses the pole re + i im (im >= 0). */
 int ekoc_pole_inside(double re, double im, double offset, double radius, double height);
 
-/* The poles of the singlet kernels of every needed segment of the run
- * (none for methods without U_k, or LO): the real ones in (1, n_max], and,
+/* The poles of the singlet kernels of every segment of the plan, whichever
+ * targets the run computes (none for methods without U_k, or LO): the real ones in (1, n_max], and,
  * when some eko or band path is narrow enough to leave one out, the complex
  * ones near N = 0. Errors: EKOC_ERR_NO_MEMORY, the crate's. */
 int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out);

@@ -37,7 +37,7 @@ void ekoc_nspace_state_free(ekoc_nspace_state *g) {
   free(g->parts), free(g->tops), free(g->tower), free(g->values), free(g->val), free(g->err);
   free(g->need), free(g->active), free(g->target_active), free(g->tower_now), free(g->only), free(g->rows);
   free(g->row_over), free(g->fun_over), free(g->fun_tolerance), free(g->out_id), free(g->owner), free(g->lim_e);
-  free(g->singular);
+  free(g->singular), free(g->block_rows[0]), free(g->block_rows[1]), free(g->rows_in), free(g->rows_out);
   free(g->constant), free(g->regular_fam);
   free(g->role);
   free(g->delta), free(g->corner);

@@ -30,6 +30,9 @@ typedef struct ekoc_nspace_state {
   ekoc_band_plan *bp;
   const unsigned char *pole_block; /* [target][a][b]: residues of U_k poles added afterwards (may be NULL) */
   double *fun_tolerance;          /* [function]: factor on the tolerance of the function's inversion */
+  unsigned char *block_rows[2];   /* [target][a][b][row]: rows over in the last pass, and in the one before */
+  const unsigned char **rows_in;  /* [output]: the previous pass's rows of the output's block */
+  unsigned char **rows_out;       /* [output]: this pass's rows of the output's block */
   unsigned char *need;        /* [job]: on some target's path, with values at the nodes */
   unsigned char *active;      /* [job]: evaluated in this pass (need, or what a refinement needs) */
   unsigned char *target_active; /* [target]: composed in this pass */

@@ -151,18 +151,25 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
   gemm(s->rows, pad, CHUNKS, s->max_a, CHUNKS, sum, ldb, s->c_size, s->ld_c);
   for (e = 0; e < a->n_functions; ++e) {
     const double *ce = s->c_even + e * s->ld_c, *co = s->c_odd + e * s->ld_c, *cs = s->c_size + e * s->ld_c;
+    double scale = a->fun_tolerance ? a->fun_tolerance[e] : 1.0;
+    size_t o;
+    int wanted = !a->rows_in;
+    for (o = a->out_start[e]; !wanted && o < a->out_start[e + 1]; ++o) wanted = a->rows_in[o][k] != 0;
+    if (!wanted) continue; /* none of the function's outputs takes this row */
     for (c = 0; c < cols; ++c) {
       double v = ce[c] + co[c], bound = sqrt(cs[c]);
       double err = fabs(co[c] - ce[c]) + (NOISE_EPS + tail) * bound; /* |T_m - T_m/2| + floors */
-      size_t at = k * nx + j0 + c, o;
-      double scale = a->fun_tolerance ? a->fun_tolerance[e] : 1.0;
-      if (err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, v)) {
+      size_t at = k * nx + j0 + c;
+      int is_over = err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, v);
+      if (is_over) {
         ++over;
         s->fun_over[e] = 1;
       }
       for (o = a->out_start[e]; o < a->out_start[e + 1]; ++o) {
+        if (a->rows_in && !a->rows_in[o][k]) continue;
         a->val[o][at] = v;
         a->err[o][at] = err;
+        if (is_over && a->rows_out) a->rows_out[o][k] = 1;
       }
     }
   }

@@ -48,6 +48,13 @@ typedef struct ekoc_band_invert_args {
   double *const *val, *const *err;
   double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |value|) */
   const double *fun_tolerance; /* E factors on epsabs, epsrel per function (NULL: 1) */
+  /* per output (out_start's indices), nx flags each: the rows whose entries
+   * this call writes to it (NULL: every row asked for), and the rows where
+   * one of its entries is over (set; may be NULL). A refinement that writes
+   * an output only where that output was over keeps every other entry's
+   * bits whatever else shares the rows (a streamed target: its held bits) */
+  const unsigned char *const *rows_in;
+  unsigned char *const *rows_out;
   int n_threads;         /* 0: OpenMP's default */
   const unsigned char *rows; /* nx flags: only these rows (NULL: every row of the band) */
   unsigned char *row_over;   /* nx flags set where a row has an entry over (may be NULL) */
