@@ -174,6 +174,34 @@ static int classify_elements(ekoc_nspace_state *g) {
   return rc;
 }
 
+/* Evolution elements whose value tends to a constant at large N (the
+ * photon's under QED: gamma_ph,ph is a constant): their limit is that value
+ * (equal at N = 1e4 and 4e4 to 1e-9 relative), which the paths then leave out
+ * and lim delta_kj gives back exactly (any constant would be exact; this one
+ * leaves a remainder that decays along the path). The others keep 0. */
+static int large_n_limits(ekoc_nspace_state *g) {
+  const ekoc_plan *p = g->p;
+  size_t j;
+  int rc;
+  g->n_re[0] = 1e4, g->n_re[1] = 4e4;
+  g->n_im[0] = g->n_im[1] = 0.0;
+  memcpy(g->active, g->need, p->n_jobs);
+  rc = eval_parts(g, 2, 0);
+  for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
+    ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
+    int n = ekoc_part_elements(&p->jobs[j], map), e;
+    if (!g->need[j] || p->jobs[j].unity || p->jobs[j].is_matching) continue;
+    for (e = 0; e < n; ++e) {
+      int f = map[e].family, size = ekoc_nspace_family_size(&p->jobs[j].family[f]);
+      const ekoc_complex *v = g->values[JF(j, f)] + map[e].element;
+      double a = v[0].re, b = v[(size_t)size].re;
+      if (g->constant[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e] || !isfinite(a) || !isfinite(b)) continue;
+      if (fabs(b) > 1e-6 && fabs(a - b) <= 1e-9 * fabs(b)) g->lim_e[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e] = b;
+    }
+  }
+  return rc;
+}
+
 int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   size_t nj = g->p->n_jobs, cap = EKOC_NSPACE_NODES_MAX + 1, j;
   int f;
@@ -228,7 +256,10 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
       g->values[JF(j, f)] = malloc(cap * (size_t)ekoc_nspace_family_size(cfg) * sizeof(ekoc_complex));
       if (!g->values[JF(j, f)]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
     }
-  return classify_elements(g);
+  {
+    int rc = classify_elements(g);
+    return rc == EKOC_OK ? large_n_limits(g) : rc;
+  }
 }
 
 /* The nodes of band bd's path with this offset and m intervals and every
