@@ -165,13 +165,42 @@ static uint8_t entry_state(double q, double f, double tol) {
   return 2.0 * f > tol ? 2 : 1;
 }
 
-/* The path table (theta, tc, dj, w, wg: 5 ref_nodes) of panel [lo, hi] of
- * the tail variable s (u = 1 + c - e^-s, du = e^-s ds, c =
- * EKOC_BATCH_TAIL_SHIFT; quad/batch_refine.h): one the thread kept, or built
- * in the oldest slot. The same numbers either way. */
+/* The path table (theta, tc, dj, w, wg: 5 blocks of nk) of panel [lo, hi]
+ * of the tail variable s (u = 1 + c - e^-s, du = e^-s ds, c =
+ * EKOC_BATCH_TAIL_SHIFT; quad/batch_refine.h) for the rule of nodes x and
+ * Kronrod / Gauss weights wk, wg on [-1, 1], into table. */
+static void s_panel_fill(double lo, double hi, int32_t nk, const double *x, const double *wk, const double *wgr,
+                         double *table) {
+  double *theta = table, *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
+  double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+  int32_t q;
+  for (q = 0; q < nk; ++q) {
+    double sq = mid + half * x[q], du = exp(-sq), u = (1.0 + EKOC_BATCH_TAIL_SHIFT) - du;
+    theta[q] = EKOC_PI * (2.0 * u - 1.0);
+    tc[q] = ekoc_talbot_theta_cot_(theta[q]);
+    dj[q] = ekoc_talbot_djac_re_(theta[q]);
+    w[q] = half * du * wk[q];
+    wg[q] = half * du * wgr[q];
+  }
+}
+
+/* The nodes of a table of s_panel_fill. */
+static ekoc_batch_nodes s_panel_nodes(const double *table, int32_t nk) {
+  ekoc_batch_nodes nodes;
+  nodes.n = nk;
+  nodes.theta = table;
+  nodes.tc = table + nk;
+  nodes.dj = table + 2 * (size_t)nk;
+  nodes.w = table + 3 * (size_t)nk;
+  nodes.wg = table + 4 * (size_t)nk;
+  return nodes;
+}
+
+/* The path table of panel [lo, hi] with the refinement rule: one the thread
+ * kept, or built in the oldest slot. The same numbers either way. */
 static const double *panel_table(const ekoc_batch_engine *eng, ekoc_batch_refine_scratch *rs, double lo, double hi) {
-  int32_t t, q, nk = eng->ref_nodes;
-  double *theta, *tc, *dj, *w, *wg, mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+  int32_t t, nk = eng->ref_nodes;
+  double *table;
   for (t = 0; t < rs->n_tables; ++t)
     if (rs->table_lo[t] == lo && rs->table_hi[t] == hi) return rs->node_tables + (size_t)t * 5 * (size_t)nk;
   t = rs->next_table;
@@ -179,20 +208,9 @@ static const double *panel_table(const ekoc_batch_engine *eng, ekoc_batch_refine
   if (rs->n_tables < EKOC_BATCH_PANEL_TABLES) ++rs->n_tables;
   rs->table_lo[t] = lo;
   rs->table_hi[t] = hi;
-  theta = rs->node_tables + (size_t)t * 5 * (size_t)nk;
-  tc = theta + nk;
-  dj = tc + nk;
-  w = dj + nk;
-  wg = w + nk;
-  for (q = 0; q < nk; ++q) {
-    double sq = mid + half * eng->ref_x[q], du = exp(-sq), u = (1.0 + EKOC_BATCH_TAIL_SHIFT) - du;
-    theta[q] = EKOC_PI * (2.0 * u - 1.0);
-    tc[q] = ekoc_talbot_theta_cot_(theta[q]);
-    dj[q] = ekoc_talbot_djac_re_(theta[q]);
-    w[q] = half * du * eng->ref_wk[q];
-    wg[q] = half * du * eng->ref_wg[q];
-  }
-  return theta;
+  table = rs->node_tables + (size_t)t * 5 * (size_t)nk;
+  s_panel_fill(lo, hi, nk, eng->ref_x, eng->ref_wk, eng->ref_wg, table);
+  return table;
 }
 
 /* Evaluates panel slot `slot` = [lo, hi] of the tail variable s with the
@@ -200,17 +218,10 @@ static const double *panel_table(const ekoc_batch_engine *eng, ekoc_batch_refine
 static int eval_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
                       ekoc_batch_refine_scratch *rs, int32_t slot, double lo, double hi) {
   size_t nx = row->interp->n, len = rs->len, o = (size_t)slot * len, j;
-  int32_t e, nk = eng->ref_nodes;
-  const double *theta = panel_table(eng, rs, lo, hi), *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
-  ekoc_batch_nodes nodes;
+  int32_t e;
+  ekoc_batch_nodes nodes = s_panel_nodes(panel_table(eng, rs, lo, hi), eng->ref_nodes);
   ekoc_batch_row_cache cache;
   int rc;
-  nodes.n = nk;
-  nodes.theta = theta;
-  nodes.tc = tc;
-  nodes.dj = dj;
-  nodes.w = w;
-  nodes.wg = wg;
   ekoc_nspace_panel_get(row->panels, row->k, lo, hi, row->radius, &cache); /* all NULL without a cache */
   rc = ekoc_batch_eval(row, &nodes, &cache, NULL, 0, es, &rs->half);
   if (rc != EKOC_OK) return rc;
@@ -315,31 +326,16 @@ static int refine(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_
  * when there is no tail (the cut already that close to 1). */
 static int tail_panel(const ekoc_batch_engine *eng, const ekoc_batch_row *row, ekoc_batch_eval_scratch *es,
                       ekoc_batch_refine_scratch *rs, int *done) {
-  int32_t q, nk = eng->tail_nodes;
+  int32_t nk = eng->tail_nodes;
   double cut_t = ekoc_quad_tail_cut(eng->cut, row->logx);
-  double lo = eng->s_hi, hi, mid, half;
-  double *theta = rs->tail_table, *tc = theta + nk, *dj = tc + nk, *w = dj + nk, *wg = w + nk;
+  double lo = eng->s_hi, hi;
   ekoc_batch_nodes nodes;
   ekoc_batch_row_cache cache;
   *done = 0;
   if (nk <= 0 || !(cut_t < eng->cut)) return EKOC_OK;
   hi = -log(cut_t + EKOC_BATCH_TAIL_SHIFT);
-  mid = 0.5 * (lo + hi);
-  half = 0.5 * (hi - lo);
-  for (q = 0; q < nk; ++q) {
-    double sq = mid + half * eng->tail_x[q], du = exp(-sq), u = (1.0 + EKOC_BATCH_TAIL_SHIFT) - du;
-    theta[q] = EKOC_PI * (2.0 * u - 1.0);
-    tc[q] = ekoc_talbot_theta_cot_(theta[q]);
-    dj[q] = ekoc_talbot_djac_re_(theta[q]);
-    w[q] = half * du * eng->tail_wk[q];
-    wg[q] = half * du * eng->tail_wg[q];
-  }
-  nodes.n = nk;
-  nodes.theta = theta;
-  nodes.tc = tc;
-  nodes.dj = dj;
-  nodes.w = w;
-  nodes.wg = wg;
+  s_panel_fill(lo, hi, nk, eng->tail_x, eng->tail_wk, eng->tail_wg, rs->tail_table);
+  nodes = s_panel_nodes(rs->tail_table, nk);
   /* kept with the refined panels of the row (quad/nspace_cache.h; all NULL
    * without a cache): the tail's nodes depend on the row's path and the cut
    * only, so the parts of a computation share its transforms and towers (a
