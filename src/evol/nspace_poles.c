@@ -65,12 +65,8 @@ static int push_pole(ekoc_pole_set *s, double re, double im, int32_t nf) {
 static int gap2(const ekoc_nspace_cfg *lo, size_t count, const double *re, const double *im, double *scratch,
                 ekoc_complex *tower, ekoc_complex *out) {
   size_t i;
-  int rc = ekoc_nspace_towers(lo, count, re, im, scratch, tower);
-  for (i = 0; rc == EKOC_OK && i < count; ++i) {
-    const ekoc_complex *t = tower + 4 * i;
-    ekoc_complex d = c_sub(t[0], t[3]);
-    out[i] = c_scale(c_add(c_mul(d, d), c_scale(c_mul(t[1], t[2]), 4.0)), 1.0 / (lo->beta[0] * lo->beta[0]));
-  }
+  int rc = ekoc_path_discriminant(lo, count, re, im, scratch, tower, out);
+  for (i = 0; rc == EKOC_OK && i < count; ++i) out[i] = c_scale(out[i], 1.0 / (lo->beta[0] * lo->beta[0]));
   return rc;
 }
 

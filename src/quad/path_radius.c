@@ -26,15 +26,26 @@ int ekoc_path_pole_orders(const ekoc_nspace_cfg *cfg) {
   }
 }
 
+int ekoc_path_discriminant(const ekoc_nspace_cfg *lo, size_t count, const double *n_re, const double *n_im,
+                           double *scratch, ekoc_complex *tower, ekoc_complex *disc) {
+  size_t i;
+  int rc = ekoc_nspace_towers(lo, count, n_re, n_im, scratch, tower);
+  for (i = 0; rc == EKOC_OK && i < count; ++i) {
+    const ekoc_complex *t = tower + 4 * i;
+    ekoc_complex d = c_sub(t[0], t[3]); /* gamma_qq - gamma_gg */
+    disc[i] = c_add(c_mul(d, d), c_scale(c_mul(t[1], t[2]), 4.0));
+  }
+  return rc;
+}
+
 /* |r_+ - r_-| at real N: sqrt of the discriminant of gamma^(0) over beta_0
  * (0 where the eigenvalues are complex: then no k +- (r_+ - r_-) vanishes). */
 static int eigen_gap(const ekoc_nspace_cfg *lo, double n, double *gap) {
   double scratch[EKOC_NSPACE_TOWER_SCRATCH(1)], im = 0.0, disc;
-  ekoc_complex t[4], d;
-  int rc = ekoc_nspace_towers(lo, 1, &n, &im, scratch, t);
+  ekoc_complex t[4], dc;
+  int rc = ekoc_path_discriminant(lo, 1, &n, &im, scratch, t, &dc);
   if (rc != EKOC_OK) return rc;
-  d = c_sub(t[0], t[3]); /* gamma_qq - gamma_gg */
-  disc = c_add(c_mul(d, d), c_scale(c_mul(t[1], t[2]), 4.0)).re;
+  disc = dc.re;
   *gap = disc > 0.0 ? sqrt(disc) / fabs(lo->beta[0]) : 0.0;
   return EKOC_OK;
 }

@@ -60,6 +60,15 @@ typedef enum ekoc_path_status {
  * a U-based method): the largest k + 1 (K), or 0 when it has none. */
 int ekoc_path_pole_orders(const ekoc_nspace_cfg *cfg);
 
+/* The discriminant (gamma_qq - gamma_gg)^2 + 4 gamma_qg gamma_gq of the LO
+ * singlet family lo (order 1) at the count points n_re + i n_im: (r_+ -
+ * r_-)^2 beta_0^2, whose values k^2 beta_0^2 are the U_k poles (also
+ * evol/nspace_poles.c, off the real axis). tower holds 4 count values,
+ * scratch EKOC_NSPACE_TOWER_SCRATCH(count) doubles. Returns EKOC_OK or the
+ * crate's error. */
+int ekoc_path_discriminant(const ekoc_nspace_cfg *lo, size_t count, const double *n_re, const double *n_im,
+                           double *scratch, ekoc_complex *tower, ekoc_complex *disc);
+
 /* The radius of row ln x = logx for family cfg (where its path crosses the
  * real axis, quad/talbot.h) into *radius and what was done
  * into *status. Families without the poles get ekoc_talbot_radius(logx) at no
