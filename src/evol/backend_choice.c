@@ -1,17 +1,16 @@
 /* backend_choice.c: the engine EKOC_BACKEND_AUTO runs (backend_choice.h). */
 #include "evol/backend_choice.h"
 
+#include "evol/nspace_engine.h"
 #include "quad/band_plan.h"
 #include "status.h"
 
 int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_plan *p, const ekoc_interp *ip) {
   size_t j;
   if (rq->backend != EKOC_BACKEND_AUTO) return rq->backend;
-  if (rq->method == EKOC_METHOD_ORDERED_TRUNCATED && th->order > 1) return EKOC_BACKEND_BATCH;
+  if (!ekoc_nspace_computes_method(rq->method, th->order)) return EKOC_BACKEND_BATCH;
   for (j = 0; j < p->n_jobs; ++j)
-    if (p->jobs[j].is_matching && !p->jobs[j].unity &&
-        p->jobs[j].family[1].matching_method == EKOC_MATCHING_BACKWARD_EXACT)
-      return EKOC_BACKEND_BATCH;
+    if (!ekoc_nspace_computes_job(&p->jobs[j])) return EKOC_BACKEND_BATCH;
   if (ekoc_band_plan_check_grid(ip) != EKOC_OK) {
     ekoc_error_clear();
     return EKOC_BACKEND_BATCH;

@@ -9,6 +9,8 @@
 #include "ad/axes.h"
 #include "ad/nspace.h" /* EKOC_MAX_MATCHING_ORDER (ad/matching.h) */
 #include "evol/cards.h"
+
+#include "evol/nspace_engine.h"
 #include "evol/threads.h"
 #include "status.h"
 
@@ -275,7 +277,7 @@ static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
                       (int)r->inversion_method);
   if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_AUTO)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "request.backend=%d is not an EKOC_BACKEND_*", (int)r->backend);
-  if (r->backend == EKOC_BACKEND_NSPACE && r->method == EKOC_METHOD_ORDERED_TRUNCATED && t->order > 1)
+  if (r->backend == EKOC_BACKEND_NSPACE && !ekoc_nspace_computes_method(r->method, t->order))
     return ekoc_error(EKOC_ERR_UNSUPPORTED,
                       "request.method=%d (ordered-truncated) with request.backend=nspace: its non-singlet solution "
                       "divides by sum_i a^i U_i(N), whose zeros near N = 0 the N-space engine does not locate yet "

@@ -15,6 +15,18 @@
 #include "evol/blockop.h"
 #include "evol/plan.h"
 
+/* What the backend does not compute yet (docs/physics.md §3.2-3.3), read
+ * by the card checks, the choice of EKOC_BACKEND_AUTO and the run itself:
+ * ordered-truncated above LO (its non-singlet denominator's zeros are not
+ * located), and a backward-exact matching (the exact inverse of the OME
+ * matrix has poles at large |N| that the band paths reach). */
+static inline int ekoc_nspace_computes_method(int32_t method, int32_t order) {
+  return !(method == EKOC_METHOD_ORDERED_TRUNCATED && order > 1);
+}
+static inline int ekoc_nspace_computes_job(const ekoc_plan_job *j) {
+  return j->unity || !(j->is_matching && j->family[1].matching_method == EKOC_MATCHING_BACKWARD_EXACT);
+}
+
 /* First and largest number of intervals of a band's rule: a band whose
  * entries miss the tolerance is recomputed with twice the intervals. */
 #define EKOC_NSPACE_NODES_FIRST 64

@@ -59,7 +59,7 @@ static int engine_parts(ekoc_nspace_state *g) {
     ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
     int n = ekoc_part_elements(job, map), e, f;
     if (!g->need[j] || job->unity) continue;
-    if (job->is_matching && job->family[1].matching_method == EKOC_MATCHING_BACKWARD_EXACT)
+    if (!ekoc_nspace_computes_job(job))
       return ekoc_error(EKOC_ERR_UNSUPPORTED,
                         "request.inversion_method=exact with request.backend=nspace: the path of target %zu runs "
                         "down through the threshold at mu2=%g, and the exact inverse of the matching matrix has "
