@@ -18,21 +18,11 @@
 #include "ekoc.h"
 #include "evol/nspace_poles.h"
 #include "quad/talbot.h"
+#include "singlet_cfg.h"
 
 static ekoc_nspace_config singlet_cfg(int nf, int order, int method, int max_order) {
-  ekoc_nspace_config c;
-  memset(&c, 0, sizeof c);
-  c.kind = EKOC_KIND_EVOLUTION;
-  c.family = EKOC_FAMILY_SINGLET;
-  c.order = order;
-  c.nf = nf;
-  c.method = method;
-  c.ev_op_iterations = 1;
-  c.ev_op_max_order = max_order;
-  c.a0 = 0.0172;
-  c.a1 = 0.0093;
-  c.use_fhmruvv = 1;
-  assert_int_equal(ekoc_beta(nf, c.beta), EKOC_OK);
+  ekoc_nspace_config c = test_singlet_cfg(nf, order, method, max_order);
+  assert_int_equal(c.nf, nf);
   return c;
 }
 

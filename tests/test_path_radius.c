@@ -16,26 +16,15 @@
 #include "ekoc.h"
 #include "quad/path_radius.h"
 #include "quad/talbot.h"
+#include "singlet_cfg.h"
 #include "test_util.h"
 
 static int verbose(void) { return getenv("EKOC_TEST_VERBOSE") != NULL; }
 
-/* NNLO evolution singlet, nf flavours, with method `method` (NNPDF 40000000's
- * b-quark segment when nf = 5: a_s 0.0172 -> 0.0093). */
+/* NNLO evolution singlet, nf flavours, with method `method` (tests/singlet_cfg.h). */
 static ekoc_nspace_config singlet_cfg(int nf, int method) {
-  ekoc_nspace_config c;
-  memset(&c, 0, sizeof c);
-  c.kind = EKOC_KIND_EVOLUTION;
-  c.family = EKOC_FAMILY_SINGLET;
-  c.order = 3;
-  c.nf = nf;
-  c.method = method;
-  c.ev_op_iterations = 1;
-  c.ev_op_max_order = 10;
-  c.a0 = 0.0172;
-  c.a1 = 0.0093;
-  c.use_fhmruvv = 1;
-  assert_int_equal(ekoc_beta(nf, c.beta), EKOC_OK);
+  ekoc_nspace_config c = test_singlet_cfg(nf, 3, method, 10);
+  assert_int_equal(c.nf, nf);
   return c;
 }
 
@@ -52,6 +41,23 @@ static double eigen_gap(const ekoc_nspace_config *cfg, double n) {
 
 /* ln x whose Talbot crossing 1 + r(x) is n. */
 static double logx_crossing(double n) { return 0.1 - 6.4 / (n - 1.0); }
+
+/* The per-point kernel's arguments for element `element` of family c, row
+ * ln x = logx, basis function `basis`, on the path of radius `radius`
+ * (0: eko's Talbot radius). */
+static ekoc_kernel_args path_args(const ekoc_nspace_config *c, int element, double logx, ekoc_interp *in, int basis,
+                                  ekoc_quad_workspace *ws, double radius) {
+  ekoc_kernel_args args;
+  memset(&args, 0, sizeof args);
+  args.nspace = *c;
+  args.element = element;
+  args.logx = logx;
+  args.interp = in;
+  args.basis_index = basis;
+  args.workspace = ws;
+  args.path_radius = radius;
+  return args;
+}
 
 /* Families without U_k poles keep eko's radius, whatever the crossing. */
 static void test_no_poles_keep_talbot(void **state) {
@@ -197,14 +203,7 @@ static void test_integral_independent_of_radius(void **state) {
         logx = log(xs[row]);
         r0 = ekoc_talbot_radius(logx);
         for (pass = 0; pass < 3; ++pass) {
-          memset(&args, 0, sizeof args);
-          args.nspace = c;
-          args.element = el;
-          args.logx = logx;
-          args.interp = in;
-          args.basis_index = basis;
-          args.workspace = ws;
-          args.path_radius = scale[pass] * r0;
+          args = path_args(&c, el, logx, in, basis, ws, scale[pass] * r0);
           assert_int_equal(ekoc_quad_integrate(&args, 0.05, 1e-15, 1e-11, 1000, &v[pass], &e[pass]), EKOC_OK);
         }
         for (pass = 1; pass < 3; ++pass) {
@@ -262,14 +261,7 @@ static void test_moved_path_keeps_eko_integral(void **state) {
   for (basis = 0; basis <= 5; ++basis)
     for (el = 0; el < 4; ++el) {
       for (pass = 0; pass < 2; ++pass) {
-        memset(&args, 0, sizeof args);
-        args.nspace = c;
-        args.element = el;
-        args.logx = logx;
-        args.interp = in;
-        args.basis_index = basis;
-        args.workspace = ws;
-        args.path_radius = pass ? r : 0.0;
+        args = path_args(&c, el, logx, in, basis, ws, pass ? r : 0.0);
         assert_int_equal(ekoc_quad_integrate(&args, 0.05, 1e-15, 1e-11, 1000, &v[pass], &e[pass]), EKOC_OK);
       }
       if (verbose()) printf("basis %d element %d: eko's path %.12g, moved %.12g\n", basis, el, v[0], v[1]);
@@ -304,14 +296,7 @@ static void test_complex_poles(void **state) {
   assert_int_equal(ekoc_quad_workspace_alloc(2000, &ws), EKOC_OK);
   assert_int_equal(sweeps_pole(&c, 1.0 + r0, 1.0 + 1.1 * r0), 0);
   for (pass = 0; pass < 2; ++pass) {
-    memset(&args, 0, sizeof args);
-    args.nspace = c;
-    args.element = 0;
-    args.logx = logx;
-    args.interp = in;
-    args.basis_index = 1;
-    args.workspace = ws;
-    args.path_radius = pass ? 1.1 * r0 : 0.0;
+    args = path_args(&c, 0, logx, in, 1, ws, pass ? 1.1 * r0 : 0.0);
     assert_int_equal(ekoc_quad_integrate(&args, 0.05, 1e-15, 1e-11, 2000, &v[pass], &e[pass]), EKOC_OK);
   }
   assert_close(v[1], v[0], 1e-9, 1e-13);

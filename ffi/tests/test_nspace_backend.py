@@ -32,6 +32,26 @@ def _on_grid(name, nx, degree):
     return th, op
 
 
+def _evolved_pdfs_agree_with_batch(name, pids, limit):
+    """Card `name` on a 60-point grid, degree 5: the toy PDFs evolved by both
+    backends (batch cut at 1e-3), asserted within `limit` relative where
+    above 1e-3 of their largest value, for the flavours `pids`; returns the
+    N-space solve's flagged count."""
+    th, op = _on_grid(name, 60, 5)
+    x = np.array(op["xgrid"])
+    f0 = pdf_on(x)
+    a = ekoc.solve(th, op, "nspace", progress=False)
+    b = ekoc.solve(th, op, "batch", progress=False, mellin_cut=1e-3, epsrel=1e-7)
+    for key in a:
+        fa, fb = a[key].apply(f0) * x, b[key].apply(f0) * x
+        for pid in pids:
+            k = ekoc.PIDS.index(pid)
+            big = np.abs(fb[k]) > 1e-3 * np.abs(fb[k]).max()
+            rel = np.abs(fa[k] - fb[k])[big] / np.abs(fb[k])[big]
+            assert rel.max() <= limit, f"{key} pid {pid}: {rel.max():.3g}"
+    return a.failures
+
+
 def test_one_segment_entries_agree_with_batch():
     """NNLO FFNS, one segment per target: every entry of both backends within
     10x the sum of their stated errors (the batch path cut at 1e-3, where its
@@ -61,20 +81,9 @@ def test_matched_paths_agree_with_batch(name):
     ones, whose x-space products interpolate more steeply varying
     intermediate PDFs, within 2e-2 (and converging together:
     test_matched_paths_converge_together)."""
-    th, op = _on_grid(name, 60, 5)
-    x = np.array(op["xgrid"])
-    f0 = pdf_on(x)
-    a = ekoc.solve(th, op, "nspace", progress=False)
-    b = ekoc.solve(th, op, "batch", progress=False, mellin_cut=1e-3, epsrel=1e-7)
     limit = 2e-2 if name.startswith("tl") or "backward" in name else 1e-3 if name.startswith("pol") else 1e-4
-    assert a.failures <= 2
-    for key in a:
-        fa, fb = a[key].apply(f0) * x, b[key].apply(f0) * x
-        for pid in (2, 1, 21, 3, 4):
-            k = ekoc.PIDS.index(pid)
-            big = np.abs(fb[k]) > 1e-3 * np.abs(fb[k]).max()
-            rel = np.abs(fa[k] - fb[k])[big] / np.abs(fb[k])[big]
-            assert rel.max() <= limit, f"{key} pid {pid}: {rel.max():.3g}"
+    failures = _evolved_pdfs_agree_with_batch(name, (2, 1, 21, 3, 4), limit)
+    assert failures <= 2
 
 
 def test_matched_paths_converge_together():
@@ -170,19 +179,7 @@ def test_qed_matched_paths_agree_with_batch(name):
     """QCD x QED across the b threshold: evolved toy PDFs of both backends
     within 1e-4 where above 1e-3 of their largest value (60 points, degree 5),
     none flagged."""
-    th, op = _on_grid(name, 60, 5)
-    x = np.array(op["xgrid"])
-    f0 = pdf_on(x)
-    a = ekoc.solve(th, op, "nspace", progress=False)
-    b = ekoc.solve(th, op, "batch", progress=False, mellin_cut=1e-3, epsrel=1e-7)
-    assert a.failures == 0
-    for key in a:
-        fa, fb = a[key].apply(f0) * x, b[key].apply(f0) * x
-        for pid in (2, 1, 21, 3, 22):
-            k = ekoc.PIDS.index(pid)
-            big = np.abs(fb[k]) > 1e-3 * np.abs(fb[k]).max()
-            rel = np.abs(fa[k] - fb[k])[big] / np.abs(fb[k])[big]
-            assert rel.max() <= 1e-4, f"{key} pid {pid}: {rel.max():.3g}"
+    assert _evolved_pdfs_agree_with_batch(name, (2, 1, 21, 3, 22), 1e-4) == 0
 
 
 @pytest.mark.parametrize("change, field", [
