@@ -200,3 +200,27 @@ int ekoc_nsop_target(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, ekoc_
   ekoc_nsop_clear(&tmp2);
   return ok;
 }
+
+int ekoc_nsop_interleave(const ekoc_nsop *even, const ekoc_nsop *odd, ekoc_nsop *out) {
+  size_t count = even->count + odd->count, i;
+  int a, b;
+  ekoc_nsop_clear(out);
+  out->count = count;
+  memcpy(out->k, even->k, sizeof out->k);
+  memcpy(out->lim, even->lim, sizeof out->lim);
+  memcpy(out->corner, even->corner, sizeof out->corner);
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      ekoc_complex *v;
+      if (!even->v[a][b] && !odd->v[a][b]) continue;
+      if (!(v = new_array(out, a, b))) return 0;
+      out->k[a][b] = 0.0;
+      for (i = 0; i < count; ++i) { /* a block that is constant in one of them has that constant at its nodes */
+        const ekoc_nsop *from = i % 2 == 0 ? even : odd;
+        size_t at = i / 2;
+        v[i] = from->v[a][b] ? from->v[a][b][at] : c_real(from->k[a][b]);
+        out->size[a][b][i] = size_at(from, a, b, at);
+      }
+    }
+  return 1;
+}

@@ -51,4 +51,11 @@ int ekoc_nsop_part(const ekoc_plan_job *j, int unified, const ekoc_complex *cons
  * must be initialised; its blocks are replaced. Returns 0 when out of memory. */
 int ekoc_nsop_target(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, ekoc_nsop *cur);
 
+/* *out = the operator at the nodes of a rule with twice the intervals: node
+ * 2i from even's node i, node 2i + 1 from odd's node i (even->count ==
+ * odd->count + 1; both of one target, so their constants, limits and
+ * corners are the same). *out must be initialised; its blocks are replaced.
+ * Returns 0 when out of memory. */
+int ekoc_nsop_interleave(const ekoc_nsop *even, const ekoc_nsop *odd, ekoc_nsop *out);
+
 #endif /* EKOC_EVOL_NSPACE_COMPOSE_H */

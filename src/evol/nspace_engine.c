@@ -182,8 +182,12 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
   for (;;) {
     ekoc_band_invert_args args;
     size_t count = (size_t)m + 1, n_fun = 0, over = 0;
-    rc = ekoc_nspace_path_values(g, bd, singlet_path, m);
-    if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(g, count, !singlet_path, g->tops);
+    if (first) {
+      rc = ekoc_nspace_path_values(g, bd, singlet_path, m);
+      if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(g, count, !singlet_path, g->tops);
+    } else { /* the last pass's nodes are this one's even ones: values at the new nodes only */
+      rc = ekoc_nspace_path_refine(g, bd, singlet_path, m);
+    }
     if (rc == EKOC_OK && !*roles_done) {
       rc = engine_roles(g, count);
       *roles_done = 1;

@@ -30,11 +30,13 @@ void ekoc_nspace_state_free(ekoc_nspace_state *g) {
     for (i = 0; i < nj; ++i) ekoc_nsop_clear(&g->parts[i]);
   if (g->tops)
     for (i = 0; i < g->nt; ++i) ekoc_nsop_clear(&g->tops[i]);
+  if (g->tops_odd)
+    for (i = 0; i < g->nt; ++i) ekoc_nsop_clear(&g->tops_odd[i]);
   if (g->tower)
     for (i = 0; i < 2 * nj; ++i) free(g->tower[i]), free(g->values[i]);
   if (g->val)
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->val[i]), free(g->err[i]);
-  free(g->parts), free(g->tops), free(g->tower), free(g->values), free(g->val), free(g->err);
+  free(g->parts), free(g->tops), free(g->tops_odd), free(g->tower), free(g->values), free(g->val), free(g->err);
   free(g->need), free(g->active), free(g->target_active), free(g->tower_now), free(g->only), free(g->rows);
   free(g->row_over), free(g->fun_over), free(g->fun_tolerance), free(g->out_id), free(g->owner), free(g->lim_e);
   free(g->singular), free(g->block_rows[0]), free(g->block_rows[1]), free(g->rows_in), free(g->rows_out);
@@ -220,6 +222,7 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   g->regular_fam = calloc(2 * nj, 1);
   g->parts = calloc(nj, sizeof *g->parts);
   g->tops = calloc(g->nt, sizeof *g->tops);
+  g->tops_odd = calloc(g->nt, sizeof *g->tops_odd);
   g->tower = calloc(2 * nj, sizeof *g->tower);
   g->values = calloc(2 * nj, sizeof *g->values);
   g->role = calloc(g->nt, sizeof *g->role);
@@ -235,12 +238,12 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   g->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *g->scratch);
   if (!g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
       !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
-      !g->tops || !g->tower || !g->values || !g->role ||
+      !g->tops || !g->tops_odd || !g->tower || !g->values || !g->role ||
       !g->delta || !g->corner || !g->val || !g->err || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
       !g->scratch)
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   for (j = 0; j < nj; ++j) ekoc_nsop_init(&g->parts[j], 0);
-  for (j = 0; j < g->nt; ++j) ekoc_nsop_init(&g->tops[j], 0);
+  for (j = 0; j < g->nt; ++j) ekoc_nsop_init(&g->tops[j], 0), ekoc_nsop_init(&g->tops_odd[j], 0);
   {
     int rc = engine_parts(g);
     if (rc != EKOC_OK) return rc;
@@ -273,6 +276,31 @@ int ekoc_nspace_path_values(ekoc_nspace_state *g, const ekoc_band *bd, int singl
     g->n_im[i] = g->n[i].im;
   }
   return eval_parts(g, count, !singlet_path);
+}
+
+int ekoc_nspace_path_refine(ekoc_nspace_state *g, const ekoc_band *bd, int singlet_path, int m) {
+  size_t half = (size_t)m / 2, i, t;
+  int rc;
+  ekoc_band_nodes(bd, singlet_path ? 1.0 : 0.0, m, g->n, g->w, &g->tail);
+  for (i = 0; i < half; ++i) {
+    g->n_re[i] = g->n[2 * i + 1].re;
+    g->n_im[i] = g->n[2 * i + 1].im;
+  }
+  rc = eval_parts(g, half, !singlet_path);
+  if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(g, half, !singlet_path, g->tops_odd);
+  for (t = 0; rc == EKOC_OK && t < g->nt; ++t) {
+    ekoc_nsop merged;
+    if (!g->target_active[t]) continue;
+    ekoc_nsop_init(&merged, 0);
+    if (!ekoc_nsop_interleave(&g->tops[t], &g->tops_odd[t], &merged)) {
+      ekoc_nsop_clear(&merged);
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
+    }
+    ekoc_nsop_clear(&g->tops[t]);
+    g->tops[t] = merged;
+    ekoc_nsop_clear(&g->tops_odd[t]);
+  }
+  return rc;
 }
 
 int ekoc_nspace_node_values(ekoc_nspace_state *g, const ekoc_complex *n, size_t count) {

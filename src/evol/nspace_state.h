@@ -46,6 +46,7 @@ typedef struct ekoc_nspace_state {
   unsigned char *regular_fam; /* [job][family]: the family has elements regular at N = 1 */
   int takes_sums;             /* some family builds its towers from the harmonic sums */
   ekoc_nsop *parts, *tops;    /* [job], [target] */
+  ekoc_nsop *tops_odd;        /* [target]: a refinement's operators at the new nodes */
   unsigned char (*role)[EKOC_NB][EKOC_NB];
   double (*delta)[EKOC_NB][EKOC_NB];  /* added back as delta_kj */
   double (*corner)[EKOC_NB][EKOC_NB]; /* the (x = 1, x = 1) entry */
@@ -74,6 +75,14 @@ typedef struct ekoc_nspace_state {
 int ekoc_nspace_state_alloc(ekoc_nspace_state *g);
 /* Frees what the state holds (also after a failed alloc). */
 void ekoc_nspace_state_free(ekoc_nspace_state *g);
+
+/* After ekoc_nspace_path_values and ekoc_nspace_path_compose with m / 2
+ * intervals on the same band and offset: the nodes of the rule with m, the
+ * active parts' values and targets' operators (g->tops, m + 1 nodes) at
+ * the new (odd) nodes only, the even ones kept from before: the nodes of the
+ * rule with m / 2 are its even ones, bit for bit (ekoc_band_nodes), so the
+ * operators are those a whole evaluation gives. */
+int ekoc_nspace_path_refine(ekoc_nspace_state *g, const ekoc_band *bd, int singlet_path, int m);
 
 /* The nodes of band bd's path with this offset and m intervals and the
  * active parts' values there (on the non-singlet-like path, singlet_path =
