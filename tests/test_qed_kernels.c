@@ -140,12 +140,49 @@ static void test_matrix_exponential_properties(void **state) {
   assert_true(c_abs(c_sub(e[3], c_make(0.0, -50.0 * 40.0 * 30.0 / 6.0))) < 1e-7); /* A^3/6 */
 }
 
+/* Small norms take lower Taylor degrees (ekoc_qed_exp_degree): at the top
+ * of each degree's range exp(A) exp(-A) = 1 to a few units of rounding, and
+ * exp(A) equals exp(A / 2)^2 (which takes the lower degree or one squaring). */
+static void test_matrix_exponential_degrees(void **state) {
+  const double norms[] = {1e-4, 1.1e-3, 0.02, 0.055, 0.1, 0.27, 0.45};
+  ekoc_complex base[16], a[16], na[16], half[16], e[16], en[16], eh[16], p[16];
+  size_t n;
+  int i, j;
+  (void)state;
+  assert_int_equal(ekoc_qed_exp_degree(1e-3), 4);
+  assert_int_equal(ekoc_qed_exp_degree(0.05), 8);
+  assert_int_equal(ekoc_qed_exp_degree(0.2), 12);
+  assert_int_equal(ekoc_qed_exp_degree(0.4), 16);
+  for (i = 0; i < 16; ++i) base[i] = c_make(sin(1.7 * i + 0.4), cos(0.9 * i + 0.1));
+  for (n = 0; n < sizeof norms / sizeof *norms; ++n) {
+    double row_max = 0.0;
+    for (i = 0; i < 4; ++i) {
+      double row = 0.0;
+      for (j = 0; j < 4; ++j) row += c_abs(base[i * 4 + j]);
+      row_max = fmax(row_max, row);
+    }
+    for (i = 0; i < 16; ++i) {
+      a[i] = c_scale(base[i], norms[n] / row_max); /* infinity norm = norms[n] */
+      na[i] = c_neg(a[i]);
+      half[i] = c_scale(a[i], 0.5);
+    }
+    ekoc_qed_mat_exp(4, a, e);
+    ekoc_qed_mat_exp(4, na, en);
+    ekoc_qed_mat_mul(4, e, en, p);
+    for (i = 0; i < 16; ++i) assert_true(c_abs(c_sub(p[i], c_real(i % 5 == 0))) < 1e-15);
+    ekoc_qed_mat_exp(4, half, eh);
+    ekoc_qed_mat_mul(4, eh, eh, p);
+    for (i = 0; i < 16; ++i) assert_true(c_abs(c_sub(p[i], e[i])) < 1e-15);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernels_match_eko),
       cmocka_unit_test(test_exponentiated_shift_matches_eko),
       cmocka_unit_test(test_expanded_factor_matches_eko),
       cmocka_unit_test(test_matrix_exponential_properties),
+      cmocka_unit_test(test_matrix_exponential_degrees),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
