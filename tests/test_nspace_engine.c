@@ -397,8 +397,8 @@ static void test_two_segments_are_one(void **state) {
 /* A forward matching 3 -> 4 followed by the backward one 4 -> 3, both at
  * O(a_s^0) (the identity OMEs): the rotations B_3 -> B_4 -> B_3 after and
  * before them cancel, so the target's operator is exactly the identity,
- * every block a constant. (The backend refuses backward-exact inverses of
- * real OMEs; the matchings themselves are checked on random cards above.) */
+ * every block a constant. (The matchings themselves, every inversion
+ * method, are checked on random cards above.) */
 static void test_rotations_cancel(void **state) {
   const int kinds[2] = {EKOC_STEP_FORWARD, EKOC_STEP_BACKWARD};
   ekoc_interp *ip = grid_basis(30, 4);

@@ -5,12 +5,9 @@
 #include "quad/band_plan.h"
 #include "status.h"
 
-int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_plan *p, const ekoc_interp *ip) {
-  size_t j;
+int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_interp *ip) {
   if (rq->backend != EKOC_BACKEND_AUTO) return rq->backend;
   if (!ekoc_nspace_computes_method(rq->method, th->order)) return EKOC_BACKEND_BATCH;
-  for (j = 0; j < p->n_jobs; ++j)
-    if (!ekoc_nspace_computes_job(&p->jobs[j])) return EKOC_BACKEND_BATCH;
   if (ekoc_band_plan_check_grid(ip) != EKOC_OK) {
     ekoc_error_clear();
     return EKOC_BACKEND_BATCH;

@@ -6,16 +6,14 @@
 #include <stdint.h>
 
 #include "ekoc.h"
-#include "evol/plan.h"
 #include "quad/interp.h"
 
-/* The engine for request rq (validated) with plan p on basis ip: rq's own
+/* The engine for request rq (validated) on basis ip: rq's own
  * backend unless it is EKOC_BACKEND_AUTO; then the N-space engine, except
  * where it does not compute the request yet, which the batch engine does:
  * ordered-truncated above LO (the zeros of its
- * non-singlet denominator), a backward-exact matching on some target's
- * path, two grid points closer than the band paths resolve
+ * non-singlet denominator) and two grid points closer than the band paths resolve
  * (quad/band_plan.h). Never fails; leaves no error message behind. */
-int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_plan *p, const ekoc_interp *ip);
+int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_interp *ip);
 
 #endif /* EKOC_EVOL_BACKEND_CHOICE_H */

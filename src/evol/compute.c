@@ -70,7 +70,7 @@ static int choose_engine(const ekoc_theory *th, ekoc_request *rq, ekoc_request *
   *interp = NULL;
   rc = ekoc_interp_alloc_ex(rq->xgrid, rq->nx, rq->degree, rq->interpolation_is_log, interp);
   if (rc == EKOC_OK) rc = ekoc_plan_build(setup, plan);
-  if (rc == EKOC_OK) rq->backend = distinct->backend = ekoc_backend_choose(th, rq, plan, *interp);
+  if (rc == EKOC_OK) rq->backend = distinct->backend = ekoc_backend_choose(th, rq, *interp);
   return rc;
 }
 

@@ -18,13 +18,11 @@
 /* What the backend does not compute yet (docs/physics.md §3.2-3.3), read
  * by the card checks, the choice of EKOC_BACKEND_AUTO and the run itself:
  * ordered-truncated above LO (its non-singlet denominator's zeros are not
- * located), and a backward-exact matching (the exact inverse of the OME
- * matrix has poles at large |N| that the band paths reach). */
+ * located). A backward-exact matching's inverse has real poles (where the
+ * forward matrix's determinant vanishes) that it treats as the U_k poles
+ * (evol/nspace_poles.h). */
 static inline int ekoc_nspace_computes_method(int32_t method, int32_t order) {
   return !(method == EKOC_METHOD_ORDERED_TRUNCATED && order > 1);
-}
-static inline int ekoc_nspace_computes_job(const ekoc_plan_job *j) {
-  return j->unity || !(j->is_matching && j->family[1].matching_method == EKOC_MATCHING_BACKWARD_EXACT);
 }
 
 /* First and largest number of intervals of a band's rule: a band whose
@@ -55,8 +53,7 @@ void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o);
  * by the entries that miss it. Records the profile stage "bands".
  * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's errors,
  * EKOC_ERR_NUMERICAL (a non-finite value at a node or entry, the message
- * naming it), EKOC_ERR_UNSUPPORTED (a backward-exact matching on a target's
- * path), EKOC_ERR_CANCELLED (progress callback). */
+ * naming it), EKOC_ERR_CANCELLED (progress callback). */
 int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,
                            const ekoc_nspace_engine_options *opt, ekoc_profile *prof, ekoc_blockop *ops,
                            ekoc_blockop *taints, size_t *n_failed);

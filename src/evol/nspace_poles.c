@@ -1,5 +1,7 @@
-/* nspace_poles.c: the poles of the truncated and perturbative singlet
- * solutions on the N-space backend (nspace_poles.h). */
+/* nspace_poles.c: the band paths placed off the poles of the N-space
+ * backend's kernels, and the residues where eko's paths and the band paths
+ * enclose a pole differently (nspace_poles.h; the poles themselves:
+ * nspace_pole_find.c). */
 #include "evol/nspace_poles.h"
 
 #include <math.h>
@@ -20,11 +22,6 @@
  * on the circle (an analytic block leaves the circle rule's aliasing,
  * ~(1/3)^64 of it). */
 #define SIGNIFICANT 1e-14
-/* Points of the scan of the real axis per unit of ln(N - 1). */
-#define SCAN_DENSITY 200.0
-/* Newton steps for the complex poles. */
-#define NEWTON_STEPS 60
-
 int ekoc_pole_inside(double re, double im, double offset, double radius, double height) {
   double theta;
   if (im == 0.0) return re < offset + radius;
@@ -39,226 +36,6 @@ void ekoc_poles_free(ekoc_pole_set *s) {
   free(s->laurent), free(s->block_has);
   free(s->pole);
   memset(s, 0, sizeof *s);
-}
-
-static int push_pole(ekoc_pole_set *s, double re, double im, int32_t nf) {
-  size_t i;
-  for (i = 0; i < s->n; ++i) /* the same pole found twice (two starts, two segments) */
-    if (s->pole[i].nf == nf && hypot(s->pole[i].re - re, s->pole[i].im - im) < 1e-7 * (1.0 + fabs(re)))
-      return EKOC_OK;
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 16;
-    ekoc_pole *q = realloc(s->pole, cap * sizeof *q);
-    if (!q) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
-    s->pole = q;
-    s->cap = cap;
-  }
-  s->pole[s->n].re = re;
-  s->pole[s->n].im = im;
-  s->pole[s->n].rho = 0.0;
-  s->pole[s->n++].nf = nf;
-  return EKOC_OK;
-}
-
-/* (r_+ - r_-)^2 = disc(gamma^(0)) / beta_0^2 of family lo (order 1) at the
- * count points (re, im) into out. */
-static int gap2(const ekoc_nspace_cfg *lo, size_t count, const double *re, const double *im, double *scratch,
-                ekoc_complex *tower, ekoc_complex *out) {
-  size_t i;
-  int rc = ekoc_path_discriminant(lo, count, re, im, scratch, tower, out);
-  for (i = 0; rc == EKOC_OK && i < count; ++i) out[i] = c_scale(out[i], 1.0 / (lo->beta[0] * lo->beta[0]));
-  return rc;
-}
-
-/* Scratch for gap2 at up to `cap` points. */
-typedef struct gap_scratch {
-  size_t cap;
-  double *re, *im, *scratch;
-  ekoc_complex *tower, *val;
-} gap_scratch;
-
-static int gap_scratch_alloc(gap_scratch *w, size_t cap) {
-  w->cap = cap;
-  w->re = malloc(cap * sizeof *w->re);
-  w->im = malloc(cap * sizeof *w->im);
-  w->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *w->scratch);
-  w->tower = malloc(4 * cap * sizeof *w->tower);
-  w->val = malloc(cap * sizeof *w->val);
-  return w->re && w->im && w->scratch && w->tower && w->val;
-}
-
-static void gap_scratch_free(gap_scratch *w) {
-  free(w->re), free(w->im), free(w->scratch), free(w->tower), free(w->val);
-}
-
-/* The real poles of family lo in (1, n_max]: sign changes of (r_+ - r_-)^2
- * - k^2 on a dense grid of ln(N - 1), then bisection. */
-static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scratch *w, ekoc_pole_set *s) {
-  double u0 = log(1e-3), u1 = log(n_max - 1.0);
-  size_t count = (size_t)((u1 - u0) * SCAN_DENSITY) + 2, i;
-  int k, rc;
-  if (count > w->cap) count = w->cap;
-  for (i = 0; i < count; ++i) {
-    w->re[i] = 1.0 + exp(u0 + (u1 - u0) * (double)i / (double)(count - 1));
-    w->im[i] = 0.0;
-  }
-  rc = gap2(lo, count, w->re, w->im, w->scratch, w->tower, w->val);
-  if (rc != EKOC_OK) return rc;
-  {
-    double *n = malloc(count * sizeof *n), *g = malloc(count * sizeof *g);
-    if (!n || !g) {
-      free(n), free(g);
-      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
-    }
-    for (i = 0; i < count; ++i) n[i] = w->re[i], g[i] = w->val[i].re;
-    for (k = 1; rc == EKOC_OK && k < kmax; ++k)
-      for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
-        double a = n[i], b = n[i + 1], fa = g[i] - k * k, it;
-        if (fa * (g[i + 1] - k * k) > 0.0) continue;
-        for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
-          double m = 0.5 * (a + b), zero = 0.0;
-          ekoc_complex v;
-          rc = gap2(lo, 1, &m, &zero, w->scratch, w->tower, &v);
-          if ((v.re - k * k) * fa <= 0.0)
-            b = m;
-          else
-            a = m, fa = v.re - k * k;
-        }
-        if (rc == EKOC_OK) rc = push_pole(s, 0.5 * (a + b), 0.0, lo->nf);
-      }
-    free(n), free(g);
-  }
-  return rc;
-}
-
-/* The complex poles of family lo near N = 0 (those whose paths' radii lie
- * where eko's or the band paths' do): Newton from a grid of starts in
- * -3 < Re N < 1.5, 0 < Im N < 1.4. */
-static int complex_poles(const ekoc_nspace_cfg *lo, int kmax, gap_scratch *w, ekoc_pole_set *s) {
-  enum { NRE = 16, NIM = 7, NS = NRE * NIM };
-  ekoc_complex z[NS];
-  unsigned char live[NS];
-  const double h = 1e-6;
-  int k, it, i, rc = EKOC_OK;
-  if (w->cap < 3 * NS) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: pole scratch too small");
-  for (k = 1; rc == EKOC_OK && k < kmax; ++k) {
-    for (i = 0; i < NS; ++i) z[i] = c_make(-3.0 + 0.3 * (i % NRE), 0.1 + 0.2 * (i / NRE));
-    for (i = 0; i < NS; ++i) live[i] = 1;
-    for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) { /* the starts still moving, side by side */
-      int n = 0, act[NS];
-      for (i = 0; i < NS; ++i)
-        if (live[i]) {
-          w->re[3 * n] = z[i].re, w->im[3 * n] = z[i].im;
-          w->re[3 * n + 1] = z[i].re + h, w->im[3 * n + 1] = z[i].im;
-          w->re[3 * n + 2] = z[i].re - h, w->im[3 * n + 2] = z[i].im;
-          act[n++] = i;
-        }
-      if (n == 0) break;
-      rc = gap2(lo, 3 * (size_t)n, w->re, w->im, w->scratch, w->tower, w->val);
-      for (int q = 0; rc == EKOC_OK && q < n; ++q) {
-        ekoc_complex f = c_add_real(w->val[3 * q], -(double)(k * k));
-        ekoc_complex d = c_scale(c_sub(w->val[3 * q + 1], w->val[3 * q + 2]), 0.5 / h), step;
-        i = act[q];
-        if (!(c_abs(d) > 0.0) || !isfinite(f.re) || !isfinite(f.im)) {
-          live[i] = 0;
-          continue;
-        }
-        step = c_div(f, d);
-        if (c_abs(step) > 0.5) step = c_scale(step, 0.5 / c_abs(step));
-        z[i] = c_sub(z[i], step);
-        if (z[i].im < 1e-3) z[i].im = 1e-3; /* stay in the upper half plane: the real poles come from the scan */
-        /* converged, or gone far from where the poles that matter lie */
-        if (c_abs(step) < 1e-14 * (1.0 + c_abs(z[i])) || c_abs(z[i]) > 20.0) live[i] = 0;
-      }
-    }
-    if (rc != EKOC_OK) break;
-    for (i = 0; i < NS; ++i) {
-      w->re[i] = z[i].re, w->im[i] = z[i].im;
-    }
-    rc = gap2(lo, NS, w->re, w->im, w->scratch, w->tower, w->val);
-    for (i = 0; rc == EKOC_OK && i < NS; ++i) {
-      double miss = c_abs(c_add_real(w->val[i], -(double)(k * k)));
-      if (miss < 1e-9 * k * k && z[i].im > 2e-3 && c_abs(z[i]) > 1e-2) rc = push_pole(s, z[i].re, z[i].im, lo->nf);
-    }
-  }
-  return rc;
-}
-
-/* The circle radius of every pole: a third of the distance to the nearest
- * other singularity (poles, N = 1, 0 and the negative integers, a complex
- * pole's conjugate), at most 0.5 and 4 / tau_top so that the transforms,
- * ~e^{N tau}, stay within the rule on half the nodes. */
-static void circle_radii(ekoc_pole_set *s, double tau_top) {
-  size_t i, j;
-  int m;
-  for (i = 0; i < s->n; ++i) {
-    ekoc_pole *p = &s->pole[i];
-    double d = hypot(p->re - 1.0, p->im);
-    for (m = 0; m <= 12; ++m) d = fmin(d, hypot(p->re + m, p->im));
-    if (p->im > 0.0) d = fmin(d, 2.0 * p->im);
-    for (j = 0; j < s->n; ++j) {
-      if (j == i) continue;
-      d = fmin(d, hypot(p->re - s->pole[j].re, p->im - s->pole[j].im));
-      d = fmin(d, hypot(p->re - s->pole[j].re, p->im + s->pole[j].im));
-    }
-    p->rho = fmin(fmin(d / 3.0, 0.5), 4.0 / fmax(tau_top, 1.0));
-  }
-}
-
-int ekoc_poles_of_family(const ekoc_nspace_cfg *cfg, double n_max, int with_complex, ekoc_pole_set *out) {
-  ekoc_nspace_cfg lo = *cfg;
-  int kmax = ekoc_path_pole_orders(cfg), rc;
-  gap_scratch w;
-  if (kmax < 2) return EKOC_OK;
-  lo.order = 1; /* gamma^(0) only */
-  lo.sv_mode = EKOC_SV_NONE;
-  memset(&w, 0, sizeof w);
-  if (!gap_scratch_alloc(&w, 8192)) {
-    gap_scratch_free(&w);
-    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
-  }
-  rc = real_poles(&lo, kmax, n_max, &w, out);
-  if (rc == EKOC_OK && with_complex) rc = complex_poles(&lo, kmax, &w, out);
-  gap_scratch_free(&w);
-  return rc;
-}
-
-int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
-  const ekoc_plan *p = g->p;
-  double n_max = 65.0, r_min = ekoc_talbot_radius(g->ip->logx[0]), tau_top = -g->ip->logx[0];
-  const ekoc_nspace_cfg *seen[2 * EKOC_PLAN_MAX_STEPS * 8];
-  int n_seen = 0, b, rc = EKOC_OK, with_complex;
-  size_t j;
-  memset(out, 0, sizeof *out);
-  for (b = 0; b < g->bp->n_bands; ++b) {
-    n_max = fmax(n_max, 1.0 + 1.1 * g->bp->band[b].radius);
-    r_min = fmin(r_min, 0.8 * g->bp->band[b].radius);
-  }
-  n_max = fmin(1.2 * n_max, 9e4);
-  /* the complex poles have r* <= 0.3772 (quad/path_radius.h): only a path
-   * narrower than about that can leave one out */
-  with_complex = r_min < EKOC_PATH_COMPLEX_POLE_RADIUS + 0.05;
-  for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
-    const ekoc_plan_job *job = &p->jobs[j];
-    int f, i;
-    /* every segment of the plan, not only this run's targets': the same poles, radii and band paths
-     * for every chunk of targets, so a streamed target has the bits of the held one */
-    if (job->unity || job->is_matching) continue;
-    for (f = 0; rc == EKOC_OK && f < 2; ++f) {
-      const ekoc_nspace_cfg *cfg = &job->family[f];
-      if (ekoc_path_pole_orders(cfg) < 2) continue;
-      for (i = 0; i < n_seen; ++i) /* the poles depend on gamma^(0) (nf, axes) and K only */
-        if (seen[i]->nf == cfg->nf && seen[i]->polarized == cfg->polarized &&
-            seen[i]->time_like == cfg->time_like && ekoc_path_pole_orders(seen[i]) == ekoc_path_pole_orders(cfg))
-          break;
-      if (i < n_seen) continue;
-      if (n_seen < (int)(sizeof seen / sizeof *seen)) seen[n_seen++] = cfg;
-      rc = ekoc_poles_of_family(cfg, n_max, with_complex, out);
-    }
-  }
-  if (rc == EKOC_OK) circle_radii(out, tau_top);
-  if (rc != EKOC_OK) ekoc_poles_free(out);
-  return rc;
 }
 
 /* The smallest distance of the crossing 1 + r from a real pole, in units of r. */
@@ -298,12 +75,18 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp) {
   }
 }
 
-/* Whether target t's path has a segment whose singlet kernel has poles of nf. */
-static int target_has(const ekoc_nspace_state *g, size_t t, int32_t nf) {
+/* Whether target t's path has pole q: the backward-exact matching it
+ * belongs to, or a segment of its nf whose singlet kernel has such poles. */
+static int target_has(const ekoc_nspace_state *g, size_t t, const ekoc_pole *q) {
   const ekoc_plan *p = g->p;
+  int32_t nf = q->nf;
   int s, f;
   for (s = 0; s < p->n_steps[g->t0 + t]; ++s) {
     const ekoc_plan_job *job = &p->jobs[p->steps[g->t0 + t][s].job];
+    if (q->job >= 0) {
+      if ((size_t)q->job == (size_t)p->steps[g->t0 + t][s].job) return 1;
+      continue;
+    }
     if (job->unity || job->is_matching || job->nf != nf) continue;
     for (f = 0; f < 2; ++f)
       if (ekoc_path_pole_orders(&job->family[f]) >= 2) return 1;
@@ -395,7 +178,7 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   }
   for (i = 0; rc == EKOC_OK && i < s->n; ++i) {
-    for (t = 0, any = 0; t < g->nt; ++t) any |= has[t] = (unsigned char)target_has(g, t, s->pole[i].nf);
+    for (t = 0, any = 0; t < g->nt; ++t) any |= has[t] = (unsigned char)target_has(g, t, &s->pole[i]);
     if (!any) continue;
     circle_nodes(&s->pole[i], &cc);
     rc = ekoc_nspace_node_values(g, cc.n, circle_count(&s->pole[i]));
@@ -449,13 +232,18 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
   const ekoc_band_plan *bp = g->bp;
   const size_t nx = g->nx;
   double pair = q->im > 0.0 ? 2.0 : 1.0; /* a complex pole and its conjugate: 2 Re */
-  int eko_in = ekoc_pole_inside(q->re, q->im, 1.0, ekoc_talbot_radius(g->ip->logx[k]), 1.0), b, l, o;
+  /* eko's path for the row: offset 1 (singlet-like); a matching's inverse reaches the non-singlet-like
+   * blocks too, which eko inverts on offset 0 (the U_k poles only the singlet ones) */
+  double r_eko = ekoc_talbot_radius(g->ip->logx[k]);
+  int eko_in = ekoc_pole_inside(q->re, q->im, 1.0, r_eko, 1.0), b, l, o;
+  int eko_in_ns = q->job >= 0 ? ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0) : eko_in;
   size_t j0 = nx, j1 = 0, e, j, m;
   for (b = 0; b < bp->n_bands; ++b) { /* the columns of the bands whose paths (either offset) disagree with eko's */
     const ekoc_band *bd = &bp->band[b];
     if (bd->j_hi[k] <= bd->j_lo[k]) continue;
     for (o = 0; o < 2; ++o)
-      if (ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, EKOC_BAND_HEIGHT) != eko_in) {
+      if (ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, EKOC_BAND_HEIGHT) != eko_in ||
+          ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, EKOC_BAND_HEIGHT) != eko_in_ns) {
         if ((size_t)bd->j_lo[k] < j0) j0 = (size_t)bd->j_lo[k];
         if ((size_t)bd->j_hi[k] > j1) j1 = (size_t)bd->j_hi[k];
       }
@@ -482,6 +270,7 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
     int ra = (int)(at / EKOC_NB % EKOC_NB), rb = (int)(at % EKOC_NB);
     const ekoc_complex *c = lq->c + e * 2 * MAX_ORDER;
     double *val = g->val[at], *err = g->err[at];
+    int eko_block = g->role[t][ra][rb] == ROLE_S ? eko_in : eko_in_ns;
     if (!val || g->role[t][ra][rb] == ROLE_CONST) continue;
     val += k * nx;
     err += k * nx;
@@ -490,8 +279,8 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
       /* the path the block's band entries were inverted on (evol/nspace_engine.c) */
       double offset = g->role[t][ra][rb] == ROLE_S || ekoc_nspace_one_path(bd) ? 1.0 : 0.0, sign;
       size_t lo = (size_t)bd->j_lo[k], hi = (size_t)bd->j_hi[k];
-      if (hi <= lo || ekoc_pole_inside(q->re, q->im, offset, bd->radius, EKOC_BAND_HEIGHT) == eko_in) continue;
-      sign = eko_in ? pair : -pair; /* enclosed by the band path only: its residue comes off */
+      if (hi <= lo || ekoc_pole_inside(q->re, q->im, offset, bd->radius, EKOC_BAND_HEIGHT) == eko_block) continue;
+      sign = eko_block ? pair : -pair; /* enclosed by the band path only: its residue comes off */
       for (j = lo; j < hi; ++j) {
         double sum = 0.0, half = 0.0, size = 0.0;
         for (l = 0; l < lq->orders; ++l) {

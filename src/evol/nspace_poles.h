@@ -19,7 +19,12 @@
  * per-row integral holds. The c_l and a_l are trapezoidal sums on a small
  * circle around p (the rule on half its nodes gives the error). Where eko's
  * crossing lies on a pole, the side it lies on decides (the one-sided
- * value). A complex pole stands for its conjugate pair (2 Re). */
+ * value). A complex pole stands for its conjugate pair (2 Re).
+ *
+ * A backward-exact matching's exact inverse has real poles too (where the
+ * forward matrix's determinant vanishes, N ~ 12 .. 23 at NNPDF's couplings):
+ * the same residues, with eko's offset 0 for the non-singlet-like blocks.
+ * Where the poles lie: nspace_pole_find.c; the rest: nspace_poles.c. */
 #ifndef EKOC_EVOL_NSPACE_POLES_H
 #define EKOC_EVOL_NSPACE_POLES_H
 
@@ -42,6 +47,7 @@ typedef struct ekoc_pole {
   double re, im; /* im >= 0 */
   double rho;    /* radius of the circle its residue is taken on */
   int32_t nf;    /* the segments whose singlet kernels have it */
+  int32_t job;   /* -1, or the backward-exact matching whose inverse has it */
 } ekoc_pole;
 
 /* The blocks with pole q and their Laurent coefficients. */

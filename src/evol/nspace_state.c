@@ -61,13 +61,6 @@ static int engine_parts(ekoc_nspace_state *g) {
     ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
     int n = ekoc_part_elements(job, map), e, f;
     if (!g->need[j] || job->unity) continue;
-    if (!ekoc_nspace_computes_job(job))
-      return ekoc_error(EKOC_ERR_UNSUPPORTED,
-                        "request.inversion_method=exact with request.backend=nspace: the path of target %zu runs "
-                        "down through the threshold at mu2=%g, and the exact inverse of the matching matrix has "
-                        "poles at large |N| (where its determinant vanishes) that the band paths reach; use "
-                        "inversion_method=expanded or the batch backend",
-                        g->t0, job->mu2_from);
     for (f = 0; f < 2; ++f) {
       rc = ekoc_nspace_cfg_check(&job->family[f]);
       if (rc != EKOC_OK) return rc;

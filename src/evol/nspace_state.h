@@ -70,8 +70,7 @@ typedef struct ekoc_nspace_state {
 /* The arrays of a run whose p, ip, rq, opt, prof, t0, nt and nx are set:
  * the parts and targets, the nodes' values (room for
  * EKOC_NSPACE_NODES_MAX + 1 nodes), the elements' limits and kinds.
- * Errors: EKOC_ERR_NO_MEMORY, EKOC_ERR_UNSUPPORTED (a backward-exact
- * matching), the N-space evaluation's. */
+ * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
 int ekoc_nspace_state_alloc(ekoc_nspace_state *g);
 /* Frees what the state holds (also after a failed alloc). */
 void ekoc_nspace_state_free(ekoc_nspace_state *g);

@@ -1,0 +1,326 @@
+/* nspace_pole_find.c: where the poles of the N-space backend's kernels lie
+ * (nspace_poles.h): the U_k poles of the truncated and perturbative singlet
+ * solutions (docs/physics.md §3.3) and those of a backward-exact matching's
+ * exact inverse, with the circles their residues are taken on. */
+#include "evol/nspace_poles.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quad/path_radius.h"
+#include "quad/talbot.h"
+#include "status.h"
+
+/* Points of the scan of the real axis per unit of ln(N - 1). */
+#define SCAN_DENSITY 200.0
+/* Newton steps for the complex poles. */
+#define NEWTON_STEPS 60
+
+static int push_pole_of(ekoc_pole_set *s, double re, double im, int32_t nf, int32_t job) {
+  size_t i;
+  for (i = 0; i < s->n; ++i) /* the same pole found twice (two starts, two segments, two families) */
+    if (s->pole[i].nf == nf && s->pole[i].job == job &&
+        hypot(s->pole[i].re - re, s->pole[i].im - im) < 1e-7 * (1.0 + fabs(re)))
+      return EKOC_OK;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    ekoc_pole *q = realloc(s->pole, cap * sizeof *q);
+    if (!q) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+    s->pole = q;
+    s->cap = cap;
+  }
+  s->pole[s->n].re = re;
+  s->pole[s->n].im = im;
+  s->pole[s->n].rho = 0.0;
+  s->pole[s->n].job = job;
+  s->pole[s->n++].nf = nf;
+  return EKOC_OK;
+}
+
+/* A pole of the singlet kernels of the segments of nf. */
+static int push_pole(ekoc_pole_set *s, double re, double im, int32_t nf) { return push_pole_of(s, re, im, nf, -1); }
+
+/* (r_+ - r_-)^2 = disc(gamma^(0)) / beta_0^2 of family lo (order 1) at the
+ * count points (re, im) into out. */
+static int gap2(const ekoc_nspace_cfg *lo, size_t count, const double *re, const double *im, double *scratch,
+                ekoc_complex *tower, ekoc_complex *out) {
+  size_t i;
+  int rc = ekoc_path_discriminant(lo, count, re, im, scratch, tower, out);
+  for (i = 0; rc == EKOC_OK && i < count; ++i) out[i] = c_scale(out[i], 1.0 / (lo->beta[0] * lo->beta[0]));
+  return rc;
+}
+
+/* Scratch for gap2 at up to `cap` points. */
+typedef struct gap_scratch {
+  size_t cap;
+  double *re, *im, *scratch;
+  ekoc_complex *tower, *val;
+} gap_scratch;
+
+static int gap_scratch_alloc(gap_scratch *w, size_t cap) {
+  w->cap = cap;
+  w->re = malloc(cap * sizeof *w->re);
+  w->im = malloc(cap * sizeof *w->im);
+  w->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *w->scratch);
+  w->tower = malloc(4 * cap * sizeof *w->tower);
+  w->val = malloc(cap * sizeof *w->val);
+  return w->re && w->im && w->scratch && w->tower && w->val;
+}
+
+static void gap_scratch_free(gap_scratch *w) {
+  free(w->re), free(w->im), free(w->scratch), free(w->tower), free(w->val);
+}
+
+/* The real poles of family lo in (1, n_max]: sign changes of (r_+ - r_-)^2
+ * - k^2 on a dense grid of ln(N - 1), then bisection. */
+static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scratch *w, ekoc_pole_set *s) {
+  double u0 = log(1e-3), u1 = log(n_max - 1.0);
+  size_t count = (size_t)((u1 - u0) * SCAN_DENSITY) + 2, i;
+  int k, rc;
+  if (count > w->cap) count = w->cap;
+  for (i = 0; i < count; ++i) {
+    w->re[i] = 1.0 + exp(u0 + (u1 - u0) * (double)i / (double)(count - 1));
+    w->im[i] = 0.0;
+  }
+  rc = gap2(lo, count, w->re, w->im, w->scratch, w->tower, w->val);
+  if (rc != EKOC_OK) return rc;
+  {
+    double *n = malloc(count * sizeof *n), *g = malloc(count * sizeof *g);
+    if (!n || !g) {
+      free(n), free(g);
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+    }
+    for (i = 0; i < count; ++i) n[i] = w->re[i], g[i] = w->val[i].re;
+    for (k = 1; rc == EKOC_OK && k < kmax; ++k)
+      for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
+        double a = n[i], b = n[i + 1], fa = g[i] - k * k, it;
+        if (fa * (g[i + 1] - k * k) > 0.0) continue;
+        for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
+          double m = 0.5 * (a + b), zero = 0.0;
+          ekoc_complex v;
+          rc = gap2(lo, 1, &m, &zero, w->scratch, w->tower, &v);
+          if ((v.re - k * k) * fa <= 0.0)
+            b = m;
+          else
+            a = m, fa = v.re - k * k;
+        }
+        if (rc == EKOC_OK) rc = push_pole(s, 0.5 * (a + b), 0.0, lo->nf);
+      }
+    free(n), free(g);
+  }
+  return rc;
+}
+
+/* The complex poles of family lo near N = 0 (those whose paths' radii lie
+ * where eko's or the band paths' do): Newton from a grid of starts in
+ * -3 < Re N < 1.5, 0 < Im N < 1.4. */
+static int complex_poles(const ekoc_nspace_cfg *lo, int kmax, gap_scratch *w, ekoc_pole_set *s) {
+  enum { NRE = 16, NIM = 7, NS = NRE * NIM };
+  ekoc_complex z[NS];
+  unsigned char live[NS];
+  const double h = 1e-6;
+  int k, it, i, rc = EKOC_OK;
+  if (w->cap < 3 * NS) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: pole scratch too small");
+  for (k = 1; rc == EKOC_OK && k < kmax; ++k) {
+    for (i = 0; i < NS; ++i) z[i] = c_make(-3.0 + 0.3 * (i % NRE), 0.1 + 0.2 * (i / NRE));
+    for (i = 0; i < NS; ++i) live[i] = 1;
+    for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) { /* the starts still moving, side by side */
+      int n = 0, act[NS];
+      for (i = 0; i < NS; ++i)
+        if (live[i]) {
+          w->re[3 * n] = z[i].re, w->im[3 * n] = z[i].im;
+          w->re[3 * n + 1] = z[i].re + h, w->im[3 * n + 1] = z[i].im;
+          w->re[3 * n + 2] = z[i].re - h, w->im[3 * n + 2] = z[i].im;
+          act[n++] = i;
+        }
+      if (n == 0) break;
+      rc = gap2(lo, 3 * (size_t)n, w->re, w->im, w->scratch, w->tower, w->val);
+      for (int q = 0; rc == EKOC_OK && q < n; ++q) {
+        ekoc_complex f = c_add_real(w->val[3 * q], -(double)(k * k));
+        ekoc_complex d = c_scale(c_sub(w->val[3 * q + 1], w->val[3 * q + 2]), 0.5 / h), step;
+        i = act[q];
+        if (!(c_abs(d) > 0.0) || !isfinite(f.re) || !isfinite(f.im)) {
+          live[i] = 0;
+          continue;
+        }
+        step = c_div(f, d);
+        if (c_abs(step) > 0.5) step = c_scale(step, 0.5 / c_abs(step));
+        z[i] = c_sub(z[i], step);
+        if (z[i].im < 1e-3) z[i].im = 1e-3; /* stay in the upper half plane: the real poles come from the scan */
+        /* converged, or gone far from where the poles that matter lie */
+        if (c_abs(step) < 1e-14 * (1.0 + c_abs(z[i])) || c_abs(z[i]) > 20.0) live[i] = 0;
+      }
+    }
+    if (rc != EKOC_OK) break;
+    for (i = 0; i < NS; ++i) {
+      w->re[i] = z[i].re, w->im[i] = z[i].im;
+    }
+    rc = gap2(lo, NS, w->re, w->im, w->scratch, w->tower, w->val);
+    for (i = 0; rc == EKOC_OK && i < NS; ++i) {
+      double miss = c_abs(c_add_real(w->val[i], -(double)(k * k)));
+      if (miss < 1e-9 * k * k && z[i].im > 2e-3 && c_abs(z[i]) > 1e-2) rc = push_pole(s, z[i].re, z[i].im, lo->nf);
+    }
+  }
+  return rc;
+}
+
+/* The circle radius of every pole: a third of the distance to the nearest
+ * other singularity (poles, N = 1, 0 and the negative integers, a complex
+ * pole's conjugate), at most 0.5 and 4 / tau_top so that the transforms,
+ * ~e^{N tau}, stay within the rule on half the nodes. */
+static void circle_radii(ekoc_pole_set *s, double tau_top) {
+  size_t i, j;
+  int m;
+  for (i = 0; i < s->n; ++i) {
+    ekoc_pole *p = &s->pole[i];
+    double d = hypot(p->re - 1.0, p->im);
+    for (m = 0; m <= 12; ++m) d = fmin(d, hypot(p->re + m, p->im));
+    if (p->im > 0.0) d = fmin(d, 2.0 * p->im);
+    for (j = 0; j < s->n; ++j) {
+      if (j == i) continue;
+      d = fmin(d, hypot(p->re - s->pole[j].re, p->im - s->pole[j].im));
+      d = fmin(d, hypot(p->re - s->pole[j].re, p->im + s->pole[j].im));
+    }
+    p->rho = fmin(fmin(d / 3.0, 0.5), 4.0 / fmax(tau_top, 1.0));
+  }
+}
+
+int ekoc_poles_of_family(const ekoc_nspace_cfg *cfg, double n_max, int with_complex, ekoc_pole_set *out) {
+  ekoc_nspace_cfg lo = *cfg;
+  int kmax = ekoc_path_pole_orders(cfg), rc;
+  gap_scratch w;
+  if (kmax < 2) return EKOC_OK;
+  lo.order = 1; /* gamma^(0) only */
+  lo.sv_mode = EKOC_SV_NONE;
+  memset(&w, 0, sizeof w);
+  if (!gap_scratch_alloc(&w, 8192)) {
+    gap_scratch_free(&w);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+  }
+  rc = real_poles(&lo, kmax, n_max, &w, out);
+  if (rc == EKOC_OK && with_complex) rc = complex_poles(&lo, kmax, &w, out);
+  gap_scratch_free(&w);
+  return rc;
+}
+
+/* Scratch of forward_det at up to `cap` points. */
+typedef struct det_scratch {
+  double *im, *scratch, *det;
+  ekoc_complex *tower;
+} det_scratch;
+
+static int det_scratch_alloc(det_scratch *w, size_t cap, int len) {
+  w->im = calloc(cap, sizeof *w->im);
+  w->det = malloc(cap * sizeof *w->det);
+  w->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *w->scratch);
+  w->tower = malloc(cap * (size_t)len * sizeof *w->tower);
+  return w->im && w->det && w->scratch && w->tower;
+}
+
+static void det_scratch_free(det_scratch *w) { free(w->im), free(w->det), free(w->scratch), free(w->tower); }
+
+/* The determinant of family cfg's forward matching matrix at the count real
+ * points n into w->det (cfg itself is backward-exact: its inverse has its
+ * poles where this vanishes). */
+static int forward_det(const ekoc_nspace_cfg *cfg, size_t count, const double *n, det_scratch *w) {
+  ekoc_nspace_cfg fwd = *cfg;
+  int len = ekoc_nspace_tower_len(cfg), rc;
+  size_t i;
+  fwd.matching_method = EKOC_MATCHING_FORWARD;
+  rc = ekoc_nspace_towers(&fwd, count, n, w->im, w->scratch, w->tower);
+  for (i = 0; rc == EKOC_OK && i < count; ++i) {
+    ekoc_complex m[16]; /* room for any family's elements (the compiler sees every branch) */
+    ekoc_nspace_from_tower(&fwd, w->tower + i * (size_t)len, m);
+    if (fwd.family == EKOC_FAMILY_NS) { /* (q, q) and (H, H): the (q, H) block is diagonal */
+      w->det[i] = c_mul(m[0], m[1]).re;
+    } else { /* 3x3 on (g, q, H) by its first row */
+      ekoc_complex d = c_mul(m[0], c_sub(c_mul(m[4], m[8]), c_mul(m[5], m[7])));
+      d = c_sub(d, c_mul(m[1], c_sub(c_mul(m[3], m[8]), c_mul(m[5], m[6]))));
+      d = c_add(d, c_mul(m[2], c_sub(c_mul(m[3], m[7]), c_mul(m[4], m[6]))));
+      w->det[i] = d.re;
+    }
+  }
+  return rc;
+}
+
+/* The poles of a backward-exact matching's exact inverse in (1, n_max]:
+ * where the forward matrix's determinant vanishes (sign changes on a grid
+ * of ln(N - 1), then bisection). Its (H, H) entry 1 + a A_HH^(1) + ..
+ * falls like -a (16/3) ln N and crosses zero on the real axis, at N ~ 12
+ * at the charm threshold (a_s = 0.33) and ~ 23 at the bottom one (0.22);
+ * its other zeros lie left of N = 1, inside every path (docs/physics.md §8.4). */
+static int matching_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, ekoc_pole_set *s) {
+  double u0 = log(1e-3), u1 = log(n_max - 1.0), *n, *det;
+  size_t count = (size_t)((u1 - u0) * SCAN_DENSITY / 4.0) + 2, i;
+  det_scratch w;
+  int rc = EKOC_OK, it;
+  memset(&w, 0, sizeof w);
+  n = malloc(count * sizeof *n);
+  det = malloc(count * sizeof *det);
+  if (!n || !det || !det_scratch_alloc(&w, count, ekoc_nspace_tower_len(cfg))) rc = EKOC_ERR_NO_MEMORY;
+  for (i = 0; rc == EKOC_OK && i < count; ++i) n[i] = 1.0 + exp(u0 + (u1 - u0) * (double)i / (double)(count - 1));
+  if (rc == EKOC_OK) rc = forward_det(cfg, count, n, &w);
+  if (rc == EKOC_OK) memcpy(det, w.det, count * sizeof *det);
+  for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
+    double a = n[i], b = n[i + 1], fa = det[i];
+    if (!(fa * det[i + 1] <= 0.0)) continue;
+    for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
+      double m = 0.5 * (a + b);
+      rc = forward_det(cfg, 1, &m, &w);
+      if (w.det[0] * fa <= 0.0)
+        b = m;
+      else
+        a = m, fa = w.det[0];
+    }
+    if (rc == EKOC_OK) rc = push_pole_of(s, 0.5 * (a + b), 0.0, cfg->nf, job);
+  }
+  free(n), free(det);
+  det_scratch_free(&w);
+  return rc == EKOC_ERR_NO_MEMORY ? ekoc_error(rc, "N-space backend: out of memory for the poles") : rc;
+}
+
+int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
+  const ekoc_plan *p = g->p;
+  double n_max = 65.0, r_min = ekoc_talbot_radius(g->ip->logx[0]), tau_top = -g->ip->logx[0];
+  const ekoc_nspace_cfg *seen[2 * EKOC_PLAN_MAX_STEPS * 8];
+  int n_seen = 0, b, rc = EKOC_OK, with_complex;
+  size_t j;
+  memset(out, 0, sizeof *out);
+  for (b = 0; b < g->bp->n_bands; ++b) {
+    n_max = fmax(n_max, 1.0 + 1.1 * g->bp->band[b].radius);
+    r_min = fmin(r_min, 0.8 * g->bp->band[b].radius);
+  }
+  n_max = fmin(1.2 * n_max, 9e4);
+  /* the complex poles have r* <= 0.3772 (quad/path_radius.h): only a path
+   * narrower than about that can leave one out */
+  with_complex = r_min < EKOC_PATH_COMPLEX_POLE_RADIUS + 0.05;
+  for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
+    const ekoc_plan_job *job = &p->jobs[j];
+    int f, i;
+    /* every segment of the plan, not only this run's targets': the same poles, radii and band paths
+     * for every chunk of targets, so a streamed target has the bits of the held one */
+    if (job->unity) continue;
+    if (job->is_matching) { /* a backward-exact inverse: the zeros of the forward matrix's determinant */
+      for (f = 0; rc == EKOC_OK && f < 2; ++f)
+        if (job->family[f].matching_method == EKOC_MATCHING_BACKWARD_EXACT)
+          rc = matching_poles(&job->family[f], (int32_t)j, n_max, out);
+      continue;
+    }
+    for (f = 0; rc == EKOC_OK && f < 2; ++f) {
+      const ekoc_nspace_cfg *cfg = &job->family[f];
+      if (ekoc_path_pole_orders(cfg) < 2) continue;
+      for (i = 0; i < n_seen; ++i) /* the poles depend on gamma^(0) (nf, axes) and K only */
+        if (seen[i]->nf == cfg->nf && seen[i]->polarized == cfg->polarized &&
+            seen[i]->time_like == cfg->time_like && ekoc_path_pole_orders(seen[i]) == ekoc_path_pole_orders(cfg))
+          break;
+      if (i < n_seen) continue;
+      if (n_seen < (int)(sizeof seen / sizeof *seen)) seen[n_seen++] = cfg;
+      rc = ekoc_poles_of_family(cfg, n_max, with_complex, out);
+    }
+  }
+  if (rc == EKOC_OK) circle_radii(out, tau_top);
+  if (rc != EKOC_OK) ekoc_poles_free(out);
+  return rc;
+}
+
