@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from . import _cards, _errors
+from . import _cards, _errors, _sigterm
 from . import _fields as F
 from ._core import Profile, ProfileTable, check, dptr
 from ._lib import ffi, load
@@ -305,6 +305,8 @@ class _Progress:
             self.done, self.total = int(done), int(total)
             if self.cancelled:
                 return 1
+            if _sigterm.requested():  # this worker process got SIGTERM (ekoc._sigterm)
+                raise _sigterm.Terminated()
             if self.fn is not None:
                 self.fn(self.done, self.total)
             return 0
