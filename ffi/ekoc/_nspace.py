@@ -64,7 +64,8 @@ def _split(n: np.ndarray):
 
 #: the crate's refusal of one N: "[point P: ...] ekore_<fn>: N[i] = (re, im) <why>" (i, or P when the C
 #: library evaluated one point at a time)
-_N_REFUSED = _re.compile(r"(?:point (\d+): .*)?\bN(?:\[(\d+)\])? = \(([^)]*)\) (has \|N\| > (\S+)|is on the pole N = (-?\d+))")
+_N_REFUSED = _re.compile(r"(?:point (\d+): .*)?\bN(?:\[(\d+)\])? = \(([^)]*)\) "
+                         r"(has \|N\| > (\S+)|is on the pole N = (-?\d+))")
 
 
 @contextlib.contextmanager

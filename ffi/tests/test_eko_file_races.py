@@ -32,7 +32,8 @@ eko = pytest.importorskip("eko", reason="eko is not installed (pip install eko==
 
 WRITER = r"""
 import os, pathlib, sys, tempfile, threading, time
-path, flags, tmp, alphas, mode = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3], float(sys.argv[4]), sys.argv[5]
+path, flags, tmp = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
+alphas, mode = float(sys.argv[4]), sys.argv[5]
 tempfile.tempdir = tmp
 import ekoc, cards
 from eko.io.exceptions import OutputExistsError
