@@ -141,10 +141,11 @@ static void test_budget_refuses_before_work(void **state) {
   assert_int_equal(ekoc_compute(&th, &rq, NULL, &op), EKOC_ERR_NO_MEMORY);
   assert_ptr_equal(op, (ekoc_operator *)(uintptr_t)0x5a5a);
   msg = ekoc_last_error();
-  assert_true(contains(msg, "MB"));
-  assert_true(contains(msg, "memory budget of 1073.7 MB"));
-  assert_true(contains(msg, "request.memory_budget"));
+  assert_true(contains(msg, "GB"));
+  assert_true(contains(msg, "memory budget of 1.07 GB"));
+  assert_true(contains(msg, "request.memory_budget=1073741824;"));
   assert_true(contains(msg, "50 distinct targets: operators"));
+  assert_true(strncmp(msg, "ekoc_compute: about ", 20) == 0);
   free(big);
   /* a budget just at the estimate of a small request lets it through */
   setup(&th, &rq, mu2, NULL, 3);
@@ -154,6 +155,33 @@ static void test_budget_refuses_before_work(void **state) {
   ekoc_operator_free(op);
   rq.memory_budget = bytes - 1;
   assert_int_equal(ekoc_compute(&th, &rq, NULL, &op), EKOC_ERR_NO_MEMORY);
+}
+
+static int no_target(void *data, size_t index, const ekoc_operator *target) {
+  (void)data, (void)index, (void)target;
+  return 1;
+}
+
+/* A budget of one byte reads "1 B", not "0.0 MB" (issue 33 item 4); the
+ * streamed entry names itself. */
+static void test_budget_printed_with_its_unit(void **state) {
+  static const double mu2[1] = {10.0};
+  ekoc_theory th;
+  ekoc_request rq;
+  ekoc_operator *op = NULL;
+  const char *msg;
+  (void)state;
+  setup(&th, &rq, mu2, NULL, 1);
+  rq.memory_budget = 1;
+  assert_int_equal(ekoc_compute(&th, &rq, NULL, &op), EKOC_ERR_NO_MEMORY);
+  msg = ekoc_last_error();
+  if (!contains(msg, "above the memory budget of 1 B (request.memory_budget=1;") || contains(msg, "0.0 MB") ||
+      strncmp(msg, "ekoc_compute: about ", 20) != 0)
+    fail_msg("message: %s", msg);
+  assert_int_equal(ekoc_compute_stream(&th, &rq, NULL, no_target, NULL), EKOC_ERR_NO_MEMORY);
+  msg = ekoc_last_error();
+  if (strncmp(msg, "ekoc_compute_stream: about ", 27) != 0 || !contains(msg, "memory budget of 1 B"))
+    fail_msg("message: %s", msg);
 }
 
 /* The default budget (3/4 of physical memory) refuses a request no machine
@@ -428,6 +456,7 @@ int main(void) {
       cmocka_unit_test(test_estimate_bounds_the_operators),
       cmocka_unit_test(test_estimate_every_path),
       cmocka_unit_test(test_budget_refuses_before_work),
+      cmocka_unit_test(test_budget_printed_with_its_unit),
       cmocka_unit_test(test_default_budget_refuses_absurd_request),
       cmocka_unit_test(test_estimate_accessor_errors),
       cmocka_unit_test(test_request_without_budget_field),

@@ -562,7 +562,7 @@ _C_FIELDS = [
     (r"\brequest\.inversion_method\b", "operator_card.configs.inversion_method"),
     (r"\brequest\.n_targets\b", "operator_card.mugrid"),
     (r"\brequest\.n_threads\b", "n_threads (or operator_card.configs.n_integration_cores)"),
-    (r"\brequest\.(epsabs|epsrel|limit|mellin_cut|batch_panels|batch_points)\b", "{0}"),
+    (r"\brequest\.(epsabs|epsrel|limit|mellin_cut|batch_panels|batch_points|memory_budget)\b", "{0}"),
     (r"thresholds inconsistent with the requested flavour numbers",
      "operator_card.mugrid[*][1] (nf) against theory_card.heavy (thresholds)"),
 ]

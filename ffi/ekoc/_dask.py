@@ -1,8 +1,12 @@
 """ekoc.solve_many: many (theory, operator[, path]) jobs on a Dask cluster.
 
-Each job runs ekoc.solve on one Dask worker; a job with a path also writes
-its EKO file there (Solution.to_eko, eko's tar format) and sends back only
-the path, a job without one sends back the operator arrays. Results come
+Each job runs ekoc.solve on one Dask worker; a job with a path writes its
+EKO file there instead (ekoc.solve_to_eko, eko's tar format, streamed)
+and sends back only the path, a job without one sends back the operator
+arrays. A job's file carries the job's token: Dask's retry of a job whose
+worker was lost after the file was published finds it and succeeds; a
+file that is not the job's is never replaced nor claimed
+(OutputExistsError). Results come
 back in job order as JobResult objects; a job that fails carries its
 exception in ``.error`` and the others are unaffected.
 
@@ -115,27 +119,58 @@ def _use_library(hint: str | None) -> None:
 
 
 def _run_job(index: int, theory, operator, path: str | None, backend: str, kwargs: dict,
-             lib_hint: str | None) -> dict:
-    """One job on a worker: solve, write the EKO when a path is given; never
-    raises (the error goes back in the result)."""
+             lib_hint: str | None, token: str | None = None) -> dict:
+    """One job on a worker: solve, or with a path write the EKO there
+    streamed (solve_to_eko, marked with the job's `token`: a retry of this
+    job, after its first run published and was lost, finds its own file and
+    succeeds); never raises (the error goes back in the result), except
+    SIGTERM's Terminated, which ends the worker (ekoc._sigterm) so that
+    Dask retries the job instead of recording it as failed."""
+    from ._sigterm import Terminated
+
     t0 = time.perf_counter()
     out: dict[str, Any] = {"index": index, "worker": f"{socket.gethostname()}:{os.getpid()}"}
     try:
         _use_library(lib_hint)
-        from ._solve import solve
-
-        sol = solve(theory, operator, backend, **kwargs)
-        out["failures"] = sol.failures
         if path is not None:
-            sol.to_eko(path, theory, operator)
+            from ._ekofile import solve_to_eko
+
+            summary = solve_to_eko(theory, operator, path, backend, job_token=token, **kwargs)
+            out["failures"] = summary["failures"]
             out["path"] = path
         else:
+            from ._solve import solve
+
+            sol = solve(theory, operator, backend, **kwargs)
+            out["failures"] = sol.failures
             out["operators"] = {ep: TargetArrays(op.operator, op.error) for ep, op in sol.items()}
+    except Terminated:
+        raise
     except Exception as exc:  # noqa: BLE001 - reported per job, not raised
         out["error"] = _pack_error(exc)
         out["traceback"] = _traceback.format_exc()
     out["seconds"] = time.perf_counter() - t0
     return out
+
+
+def _sigterm_plugin():
+    """A WorkerPlugin installing ekoc._sigterm's worker handler (SIGTERM
+    stops the EKO writes, which remove their files, then ends the worker) on
+    every worker of a cluster solve_many started, restarted ones included."""
+    from distributed import WorkerPlugin
+
+    class EkocSigterm(WorkerPlugin):
+        name = "ekoc-sigterm"
+
+        def setup(self, worker):
+            import threading
+
+            from ._sigterm import install_worker_handler
+
+            if threading.current_thread() is threading.main_thread():  # a signal handler needs it
+                install_worker_handler()
+
+    return EkocSigterm()
 
 
 def _result(raw: dict) -> JobResult:
@@ -181,7 +216,14 @@ def _local_client(n_jobs: int, n_workers: int | None, cluster_kwargs: dict):
             "processes": True, "dashboard_address": ":0"}
     opts.update(cluster_kwargs)
     cluster = LocalCluster(**opts)
-    return Client(cluster), cluster
+    client = Client(cluster)
+    try:
+        client.register_plugin(_sigterm_plugin())  # ekoc owns these workers: SIGTERM cleans up (ekoc._sigterm)
+    except BaseException:
+        client.close()
+        cluster.close()
+        raise
+    return client, cluster
 
 
 def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers: int | None = None,
@@ -234,8 +276,9 @@ def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers:
             if isinstance(job, Exception):
                 continue
             theory, operator, path = job
-            futures[i] = client.submit(_run_job, i, theory, operator, path, backend, solve_kwargs, hint,
-                                       pure=False, key=f"ekoc-job-{i}-{uuid.uuid4().hex}", resources=resources)
+            key = f"ekoc-job-{i}-{uuid.uuid4().hex}"  # also the job's token in its EKO file: a retry has it
+            futures[i] = client.submit(_run_job, i, theory, operator, path, backend, solve_kwargs, hint, key,
+                                       pure=False, key=key, resources=resources)
         results = []
         for i, job in enumerate(prepared):
             if isinstance(job, Exception):

@@ -1,13 +1,22 @@
 """Writing a Solution as an EKO file (eko's tar format) with eko's own classes.
 
 The file is first written next to its target, under a hidden temporary
-name, and renamed into place (os.replace) once complete, so a failed write
+name, and published when complete (ekoc._publish.publish: an exclusive
+rename, never replacing a file that appeared at the target meanwhile:
+OutputExistsError names it and leaves it as it is), so a failed write
 (a full disk, ``ulimit -f``, an interrupt) leaves nothing at the target.
-eko builds the file in a temporary folder (``eko-*``, in tempfile's
-directory); that folder is removed whatever happens.
+eko builds the file in a staging folder (``ekoc-staging-<host>-<pid>-*``,
+in tempfile's directory), removed before the file is published and on
+every failure; Ctrl-C and SIGTERM included (ekoc._sigterm). What a
+killed writer leaves (kill -9) is removed by the next write on the host
+(ekoc._publish.remove_stale).
 
 solve_to_eko writes the same file without holding the operators: each
 target is written as the C library composes it (ekoc_compute_stream).
+Given a job token (solve_many gives each job one), the file also holds
+``ekoc-job.json``, {"token", "failures", "backend"}: a retry of the same
+job that finds its own finished file returns its summary instead of
+failing with OutputExistsError; a file without that token is never taken.
 
 The cards written are the solved ones (Solution.theory_card /
 operator_card) unless others are given; given cards must ask for the same
@@ -18,14 +27,20 @@ written.
 
 from __future__ import annotations
 
+import errno
+import json
 import os
 import pathlib
-import secrets
 import shutil
+import tarfile
+import tempfile
 from collections.abc import Mapping
 
-from . import _cards
+from . import _cards, _publish, _sigterm
 from ._errors import EkocFieldError, EkocFieldTypeError, render
+
+#: the member of a job's EKO file that names the job (see the module docstring)
+JOB_MEMBER = "ekoc-job.json"
 
 
 def cards_for_file(solution, theory_card=None, operator_card=None):
@@ -64,6 +79,14 @@ def _eko_cards(theory, operator):
     return out
 
 
+def _exists_error(path: pathlib.Path, when: str):
+    from eko.io import exceptions
+
+    return exceptions.OutputExistsError(errno.EEXIST, f"{str(path)!r} {when}; it is left as it is and nothing was "
+                                        "written (an EKO file is never replaced: remove it or choose another path)",
+                                        str(path))
+
+
 def _checked_target(path) -> pathlib.Path:
     """`path` as a Path after eko's own checks on an output (as eko.solve
     makes them): a .tar that does not exist yet, in an existing folder."""
@@ -74,50 +97,83 @@ def _checked_target(path) -> pathlib.Path:
     path = pathlib.Path(path)
     if path.suffix != ".tar":
         raise exceptions.OutputNotTar(path)
-    if path.exists():
-        raise exceptions.OutputExistsError(path)
+    if os.path.lexists(path):
+        raise _exists_error(path, "exists already")
     if not path.parent.is_dir():
         raise FileNotFoundError(f"to_eko: the folder {str(path.parent)!r} of {str(path)!r} does not exist")
     return path
 
 
-def _write_atomic(tc, oc, path: pathlib.Path, fill) -> None:
+def job_record(path, token: str) -> dict | None:
+    """The ekoc-job.json of the EKO file at `path` when it names `token`
+    (the file is that job's finished output), else None (no file, another
+    job's or nobody's file, not a tar)."""
+    try:
+        with tarfile.open(path, "r:") as tar:
+            member = tar.getmember(f"./{JOB_MEMBER}")
+            record = json.loads(tar.extractfile(member).read().decode("utf-8"))
+    except (OSError, KeyError, ValueError, tarfile.TarError, AttributeError):
+        return None
+    return record if isinstance(record, dict) and record.get("token") == token else None
+
+
+def _write_atomic(tc, oc, path: pathlib.Path, fill, job: dict | None = None) -> dict | None:
     """The EKO file at `path` (checked by _checked_target) with eko's
     writer: metadata, the cards tc / oc (eko objects), the recipes eko would
     list, then fill(put), where put(ep, value, error) writes the operator of
     target ep to disk at once (eko's per-target operator and error files)
-    and keeps no copy. Built under a hidden name next to `path` and renamed
-    into place when complete; nothing is left behind on any failure (fill's
-    included): neither the partial file nor eko's eko-* folder."""
+    and keeps no copy. Built under a hidden name next to `path` in a
+    staging folder, both named by host and pid (ekoc._publish), and
+    published when complete, never over a file that appeared at `path`
+    meanwhile (OutputExistsError). Nothing is left behind on any failure
+    (fill's, Ctrl-C and SIGTERM included). `job`: the record written as
+    ekoc-job.json (its "token" and what fill adds to it); a file at `path`
+    holding the same token counts as this write's (returns its record, as
+    for a retried job whose first run published); else returns None."""
+    from eko.io.access import AccessConfigs
     from eko.io.items import Operator, Target
-    from eko.io.struct import EKO
+    from eko.io.struct import Builder
     from eko.runner import recipes
 
-    partial = path.parent / f".{path.stem}.ekoc-{os.getpid()}-{secrets.token_hex(6)}.tar"
-    builder = None
-    try:
-        builder = EKO.create(partial)
-        with builder:
-            out = builder.load_cards(tc, oc).build()
-            recipes.create(out)
-
-            def put(ep, value, error):
-                target = Target.from_ep(ep)
-                out.operators[target] = Operator(value, error)
-                del out.operators[target]  # written to disk; drop the memory copy as eko does
-
-            fill(put)
-        # leaving the block closed the EKO: the tar is complete at `partial`
-        if not partial.is_file():
-            raise OSError(f"to_eko: eko wrote no file at {str(partial)!r}")
-        os.replace(partial, path)
-    finally:
-        if builder is not None:
-            shutil.rmtree(builder.path, ignore_errors=True)  # eko's eko-* folder (eko leaves it on a failure)
+    with _sigterm.write_unit():
+        _publish.remove_stale(tempfile.gettempdir(), path.parent)  # what killed writers left
+        partial = _publish.partial_name(path)
+        staging = None
         try:
-            partial.unlink()
-        except OSError:  # gone (renamed into place) or never made
-            pass
+            staging = _publish.make_staging()
+            # eko.EKO.create's Builder, with ekoc's staging folder instead of an eko-* one
+            builder = Builder(path=staging, access=AccessConfigs(partial, readonly=False, open=True))
+            with builder:
+                out = builder.load_cards(tc, oc).build()
+                recipes.create(out)
+
+                def put(ep, value, error):
+                    target = Target.from_ep(ep)
+                    out.operators[target] = Operator(value, error)
+                    del out.operators[target]  # written to disk; drop the memory copy as eko does
+
+                fill(put)
+                if job is not None:
+                    (staging / JOB_MEMBER).write_text(json.dumps(job), encoding="utf-8")
+            # leaving the block closed the EKO: the tar is complete at `partial`
+            if not partial.is_file():
+                raise OSError(f"to_eko: eko wrote no file at {str(partial)!r}")
+            shutil.rmtree(staging, ignore_errors=True)  # before publishing: a published file has nothing left over
+            try:
+                _publish.publish(partial, path)
+            except FileExistsError:
+                mine = job_record(path, job["token"]) if job is not None else None
+                if mine is None:
+                    raise _exists_error(path, "appeared while the EKO was computed") from None
+                return mine
+            return None
+        finally:
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)  # eko leaves it on a failure
+            try:
+                partial.unlink()
+            except OSError:  # gone (published) or never made
+                pass
 
 
 def write_eko(solution, theory_card, operator_card, path) -> None:
@@ -139,7 +195,8 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
     _write_atomic(tc, oc, path, fill)
 
 
-def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", **solve_kwargs) -> dict:
+def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job_token: str | None = None,
+                 **solve_kwargs) -> dict:
     """Computes eko's operators with libekoc and writes them as an EKO file
     at `path` (a new .tar, readable by eko.EKO.read, the same file as
     ``ekoc.solve(...).to_eko(path)``), streaming: each target's operator and
@@ -148,26 +205,47 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", **solv
     targets, not all of them (300 targets on a 50-point grid at NNLO: see
     perf/STATS.md). The cards written are the ones given (eko objects as
     they are, dicts as ekoc.solve reads them). Arguments and errors as
-    ekoc.solve's, plus eko's own for `path` (not a .tar, already there),
-    raised before any computation; nothing is left at `path` when the
-    computation or the write fails. Returns solve_stream's summary
-    {"failures", "timing", "profile", "backend"}."""
+    ekoc.solve's, plus eko's own for `path` (not a .tar, already there or
+    appeared during the computation: OutputExistsError, that file left as it
+    is); nothing is left at `path` when the computation or the write fails.
+    Returns solve_stream's summary {"failures", "timing", "profile",
+    "backend"}.
+
+    job_token: a string naming this job (a scheduler's task id) written into
+    the file; when `path` already holds a file with the same token (a retry
+    of a job whose first run published before it was lost), nothing is
+    computed and the summary is that run's, with "reused": True."""
     from ._stream import solve_stream
 
     if not isinstance(path, (str, os.PathLike)):
         raise EkocFieldTypeError("path", path, "must be a str or a path")
+    if job_token is not None and (not isinstance(job_token, str) or not job_token):
+        raise EkocFieldTypeError("job_token", job_token, "must be a non-empty str or None")
     setup = _cards.translate(theory_card, operator_card)
     th = setup.theory_card if isinstance(theory_card, Mapping) else theory_card
     op = setup.operator_card if isinstance(operator_card, Mapping) else operator_card
     tc, oc = _eko_cards(th, op)
+    if job_token is not None:
+        done = job_record(path, job_token)
+        if done is not None:
+            return _reused(done)
     path = _checked_target(path)
     result = {}
+    job = None if job_token is None else {"token": job_token}
 
     def fill(put):
         def on_target(target):
             put(target.ep, target.operator, target.error)
 
         result.update(solve_stream(theory_card, operator_card, on_target, backend, **solve_kwargs))
+        if job is not None:
+            job.update(failures=result["failures"], backend=result["backend"])
 
-    _write_atomic(tc, oc, path, fill)
-    return result
+    done = _write_atomic(tc, oc, path, fill, job)
+    return result if done is None else _reused(done)
+
+
+def _reused(record: dict) -> dict:
+    """solve_to_eko's summary for a file a previous run of the job wrote."""
+    return {"failures": int(record.get("failures", 0)), "timing": {}, "profile": None,
+            "backend": record.get("backend"), "reused": True}

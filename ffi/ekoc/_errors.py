@@ -25,8 +25,19 @@ class EkocError(RuntimeError):
         self.status_name = status_name
         self.message = message
         self.where = where
-        prefix = f"{where}: " if where else ""
-        super().__init__(f"{prefix}{message} [{status_name}]")
+        super().__init__(f"{_with_where(message, where)} [{status_name}]")
+
+
+def _with_where(message: str, where: str) -> str:
+    """``where: message``, the called function named once: the C library's
+    messages begin with it already ("ekoc_compute: about ... needed"), and
+    `where` may add to it ("ekoc_compute (card field mellin_cut)")."""
+    if not where:
+        return message
+    function = where.split(" ", 1)[0]
+    if message.startswith(f"{function}: "):
+        message = message[len(function) + 2:]
+    return f"{where}: {message}"
 
 
 class EkocValueError(EkocError, ValueError):

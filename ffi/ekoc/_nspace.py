@@ -13,6 +13,9 @@ raise EkocNoDevice rather than being copied silently.
 
 from __future__ import annotations
 
+import contextlib
+import re as _re
+
 import numpy as np
 
 from . import _cards, _errors
@@ -59,6 +62,34 @@ def _split(n: np.ndarray):
     return np.ascontiguousarray(flat.real), np.ascontiguousarray(flat.imag)
 
 
+#: the crate's refusal of one N: "[point P: ...] ekore_<fn>: N[i] = (re, im) <why>" (i, or P when the C
+#: library evaluated one point at a time)
+_N_REFUSED = _re.compile(r"(?:point (\d+): .*)?\bN(?:\[(\d+)\])? = \(([^)]*)\) "
+                         r"(has \|N\| > (\S+)|is on the pole N = (-?\d+))")
+
+
+@contextlib.contextmanager
+def _naming_n(n: np.ndarray):
+    """An N outside the crate's domain (|N| above its limit, a pole) raises
+    EkocFieldError naming the argument N, the entry of the caller's array and
+    its value, instead of the crate's entry point and a flattened index."""
+    try:
+        yield
+    except _errors.EkocError as exc:
+        m = _N_REFUSED.search(exc.message)
+        if m is None:
+            raise
+        point = int(m.group(1) if m.group(1) is not None else m.group(2) or 0)
+        if point >= n.size:
+            raise
+        index = np.unravel_index(point, n.shape) if n.ndim else ()
+        field = "N" if not index else "N[" + ", ".join(str(int(i)) for i in index) + "]"
+        value = complex(n.reshape(-1)[point])
+        why = (f"|N| above {m.group(5)}: the anomalous dimensions are evaluated for |N| <= {m.group(5)}"
+               if m.group(5) else f"is on the pole N = {m.group(6)} of the anomalous dimensions")
+        raise _errors.EkocFieldError(field, value, why) from None
+
+
 def _uint(value, name, lo, hi):
     if isinstance(value, bool) or int(value) != value or not lo <= int(value) <= hi:
         _errors.fail(_errors.ERR_INVALID_ARGUMENT, f"{name}={value!r} outside {lo}..{hi}", "ekoc N-space")
@@ -87,8 +118,9 @@ def gamma_ns(order: int, mode, N, nf: int):
     size = max(order, 0)
     out_re = np.empty(re.size * size)
     out_im = np.empty(re.size * size)
-    check_ekore(lib.ekore_gamma_ns_batch(order, m, dptr(re), dptr(im), re.size, nf, dptr(out_re), dptr(out_im)),
-                "gamma_ns")
+    with _naming_n(n):
+        check_ekore(lib.ekore_gamma_ns_batch(order, m, dptr(re), dptr(im), re.size, nf, dptr(out_re),
+                                             dptr(out_im)), "gamma_ns")
     res = (out_re + 1j * out_im).reshape(n.shape + (order,))
     return _back(res, xp)
 
@@ -103,8 +135,9 @@ def gamma_singlet(order: int, N, nf: int):
     re, im = _split(n)
     out_re = np.empty(re.size * 4 * order)
     out_im = np.empty(re.size * 4 * order)
-    check_ekore(lib.ekore_gamma_singlet_batch(order, dptr(re), dptr(im), re.size, nf, dptr(out_re),
-                                              dptr(out_im)), "gamma_singlet")
+    with _naming_n(n):
+        check_ekore(lib.ekore_gamma_singlet_batch(order, dptr(re), dptr(im), re.size, nf, dptr(out_re),
+                                                  dptr(out_im)), "gamma_singlet")
     res = (out_re + 1j * out_im).reshape(n.shape + (order, 2, 2))
     return _back(res, xp)
 
@@ -117,12 +150,14 @@ def _evaluate(cfg, N, shape_tail, where):
     out_re = np.empty(re.size * size)
     out_im = np.empty(re.size * size)
     if has("ekoc_nspace_evaluate_batch"):
-        check(lib.ekoc_nspace_evaluate_batch(cfg, dptr(re), dptr(im), re.size, dptr(out_re), dptr(out_im),
-                                             out_re.size), where)
+        with _naming_n(n):
+            check(lib.ekoc_nspace_evaluate_batch(cfg, dptr(re), dptr(im), re.size, dptr(out_re), dptr(out_im),
+                                                 out_re.size), where)
     else:  # a library older than include/ekoc/bindings.h: one call per point
         one_re, one_im = ffi.new("double[16]"), ffi.new("double[16]")
         for p in range(re.size):
-            check(lib.ekoc_nspace_evaluate(cfg, float(re[p]), float(im[p]), one_re, one_im, 16), where)
+            with _naming_n(n.reshape(-1)[p:p + 1]):
+                check(lib.ekoc_nspace_evaluate(cfg, float(re[p]), float(im[p]), one_re, one_im, 16), where)
             out_re[p * size:(p + 1) * size] = ffi.unpack(one_re, size)
             out_im[p * size:(p + 1) * size] = ffi.unpack(one_im, size)
     res = (out_re + 1j * out_im).reshape(n.shape + shape_tail)

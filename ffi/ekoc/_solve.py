@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from . import _cards, _errors
+from . import _cards, _errors, _sigterm
 from . import _fields as F
 from ._core import Profile, ProfileTable, check, dptr
 from ._lib import ffi, load
@@ -18,9 +18,15 @@ from ._lib import ffi, load
 #: eko's flavour basis: the order of the 14 rows/columns of every operator
 PIDS = (22, -6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)
 
-#: the integration options of solve() and the reader of each
+
+def _bytes(value, where: str) -> int:
+    """A byte count (size_t)."""
+    return F.integer(value, where, 0, 2**64 - 1)
+
+
+#: the options of solve() (integration, and the memory budget) and the reader of each
 _OPTIONS = {"epsabs": F.number, "epsrel": F.number, "limit": F.integer, "mellin_cut": F.number,
-            "batch_panels": F.integer, "batch_points": F.integer}
+            "batch_panels": F.integer, "batch_points": F.integer, "memory_budget": _bytes}
 
 
 def _distinct_targets(setup: _cards.Setup) -> tuple[list, list]:
@@ -299,6 +305,8 @@ class _Progress:
             self.done, self.total = int(done), int(total)
             if self.cancelled:
                 return 1
+            if _sigterm.requested():  # this worker process got SIGTERM (ekoc._sigterm)
+                raise _sigterm.Terminated()
             if self.fn is not None:
                 self.fn(self.done, self.total)
             return 0
@@ -454,7 +462,10 @@ def solve(theory_card, operator_card, backend: str = "auto", *, n_threads: int |
     nspace_cache: an NSpaceCache shared with other batch solves on the same
         grid (ignored by the other backends).
     options: epsabs, epsrel, limit, mellin_cut (eko: 1e-12, 1e-5, 100,
-        0.05), batch_panels, batch_points.
+        0.05), batch_panels, batch_points; memory_budget: the bytes the
+        computation may hold (0, the default: 3/4 of physical memory), a
+        request estimated above it is refused before any work
+        (EkocMemoryError naming both).
 
     Returns a Solution mapping each target (mu^2, nf) to its TargetOperator
     (a target the card lists twice is computed once).

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from . import _cards, _errors, _solve
+from . import _cards, _errors, _sigterm, _solve
 from ._core import check
 from ._lib import ffi, load
 from ._solve import NSpaceCache, TargetOperator, _distinct_targets, _prepare
@@ -36,6 +36,8 @@ class _Stream:
     def _call(self, index, target):
         view = _View(target)
         try:
+            if _sigterm.requested():  # this worker process got SIGTERM (ekoc._sigterm)
+                raise _sigterm.Terminated()
             nf = ffi.new("int32_t *")
             mu2 = ffi.new("double *")
             check(load().ekoc_operator_target(target, 0, mu2, nf), "ekoc_operator_target")

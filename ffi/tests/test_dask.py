@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 
 import numpy as np
 import pytest
@@ -148,3 +149,62 @@ def test_empty_and_malformed_only():
     assert ekoc.solve_many([]) == []
     (only,) = ekoc.solve_many([("theory",)])
     assert isinstance(only.error, TypeError)
+
+
+def test_retry_after_the_file_is_published_succeeds(tmp_path):
+    """A worker lost after its job published the EKO file, before the result
+    left it (issue 33 item 2): Dask runs the job again, and the retry finds
+    the job's own file (its token inside) and succeeds; it used to end with
+    OutputExistsError on a complete file. Another job given that path is
+    still refused, and the file is left as it is."""
+    eko = pytest.importorskip("eko", reason="eko is not installed: EKO files need it")
+    from ekoc import _dask
+
+    th, op = cards.card("lo_ffns")
+    path, died = tmp_path / "x.tar", tmp_path / "died-once"
+    key = f"ekoc-job-0-{uuid.uuid4().hex}"
+
+    def publish_then_die_once(*args):
+        out = _dask._run_job(*args)
+        if not os.path.exists(died):
+            open(died, "w").close()
+            os._exit(1)  # the worker dies after the file is published, before reporting
+        return out
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as c:
+        raw = c.submit(publish_then_die_once, 0, th, op, str(path), "auto", {}, None, key, key=key,
+                       pure=False).result(timeout=180)
+        assert died.exists()  # the first run did die
+        res = _dask._result(raw)
+        assert res.ok, res.traceback
+        assert res.path == path and res.failures == ekoc.solve(th, op).failures
+        before = path.stat()
+        (again,) = ekoc.solve_many([(th, op, path)], client=c)
+    assert isinstance(again.error, FileExistsError) and str(path) in str(again.error), repr(again.error)
+    after = path.stat()
+    assert (after.st_ino, after.st_mtime_ns, after.st_size) == (before.st_ino, before.st_mtime_ns, before.st_size)
+    serial = ekoc.solve(th, op)
+    with eko.EKO.read(path) as e:
+        for ep in e.evolgrid:
+            assert np.array_equal(e[ep].operator, serial[ep].operator), ep
+
+
+def test_own_cluster_workers_clean_up_on_sigterm():
+    """The workers of the LocalCluster solve_many starts are ekoc's: SIGTERM
+    there stops the EKO writes, which remove their files, before the worker
+    ends (ekoc._sigterm, exercised in test_eko_file_races.py); restarted
+    workers get the handler too (a worker plugin)."""
+    import signal
+
+    from ekoc import _dask
+
+    client, cluster = _dask._local_client(1, 1, {})
+    try:
+        def handler_name():
+            return getattr(signal.getsignal(signal.SIGTERM), "__qualname__", "")
+
+        assert list(client.run(handler_name).values()) == ["install_worker_handler.<locals>.handler"]
+    finally:
+        client.close()
+        cluster.close()

@@ -123,6 +123,53 @@ def test_ekore_errors():
         ekoc.evolution_kernel([np.nan], order=1, nf=4, a0=0.2, a1=0.1)
 
 
+@pytest.mark.parametrize("call", ["gamma_ns", "gamma_singlet", "evolution_kernel", "matching_kernel"])
+def test_n_outside_the_domain_names_the_argument(call):
+    """|N| above the crate's limit or on a pole: the argument N, the entry of
+    the caller's array and its value, not a crate entry point (issue 33
+    item 4: evolution_kernel said "ekore_gamma_ns_all_batch_n3lo: N[0]")."""
+    fn = {"gamma_ns": lambda N: ekoc.gamma_ns(3, "ns+", N, 4), "gamma_singlet": lambda N: ekoc.gamma_singlet(3, N, 4),
+          "evolution_kernel": lambda N: ekoc.evolution_kernel(N, order=3, nf=4, a0=0.2, a1=0.1),
+          "matching_kernel": lambda N: ekoc.matching_kernel(N, order=2, nf=4, a_s=0.1)}[call]
+    with pytest.raises(ekoc.EkocFieldError) as info:
+        fn(np.array([[2.0 + 1j, 2.5 + 0j], [3.0 + 0j, 2e5 + 1j]]))
+    assert info.value.field == "N[1, 1]" and str(info.value).startswith("N[1, 1]=(200000+1j): |N| above 1e5")
+    assert "ekore" not in str(info.value)
+    with pytest.raises(ekoc.EkocFieldError) as info:
+        fn(-1.0 + 0j)
+    assert str(info.value) == "N=(-1+0j): is on the pole N = -1 of the anomalous dimensions"
+
+
+@pytest.mark.parametrize("entry", ["solve", "solve_stream"])
+def test_memory_refusal_names_memory_budget_once(entry):
+    """The refusal names the function once (it said "ekoc_compute:
+    ekoc_compute: ...") and the option as given, with its unit: a budget of
+    one byte read "0.0 MB" (issue 33 item 4)."""
+    th, op = _cards("nlo_vfns")
+    call = {"solve": lambda **kw: ekoc.solve(th, op, "batch", **kw),
+            "solve_stream": lambda **kw: ekoc.solve_stream(th, op, lambda t: None, "batch", **kw)}[entry]
+    name = {"solve": "ekoc_compute", "solve_stream": "ekoc_compute_stream"}[entry]
+    with pytest.raises(ekoc.EkocMemoryError) as info:
+        call(memory_budget=1)
+    text = str(info.value)
+    assert info.value.field == "memory_budget"
+    assert text.startswith(f"{name} (card field memory_budget): about ") and f"{name}: {name}" not in text
+    assert "above the memory budget of 1 B (request.memory_budget=1;" in text and "0.0 MB" not in text
+    with pytest.raises(ekoc.EkocMemoryError, match=r"memory budget of 2\.50 kB \(request\.memory_budget=2500;"):
+        call(memory_budget=2500)
+    with pytest.raises(ekoc.EkocFieldError, match=r"^memory_budget=-1: must be in 0\.\.18446744073709551615$"):
+        call(memory_budget=-1)
+    call(memory_budget=10**12)  # room enough: computes
+
+
+def test_c_messages_name_the_function_once():
+    exc = ekoc.EkocError(3, "EKOC_ERR_NO_MEMORY", "ekoc_compute: out of memory", "ekoc_compute")
+    assert str(exc) == "ekoc_compute: out of memory [EKOC_ERR_NO_MEMORY]" and exc.message.startswith("ekoc_compute: ")
+    exc = ekoc.EkocError(3, "X", "ekoc_compute: about", "ekoc_compute (card field memory_budget)")
+    assert str(exc) == "ekoc_compute (card field memory_budget): about [X]"
+    assert str(ekoc.EkocError(3, "X", "request.nx=1 is", "ekoc_compute")) == "ekoc_compute: request.nx=1 is [X]"
+
+
 def test_nothing_crashes_the_interpreter():
     """A batch of hostile calls in a child interpreter: it must exit 0 with
     every call raising a Python exception."""

@@ -175,10 +175,10 @@ typedef struct ekoc_operator ekoc_operator;
  * Before any work the call estimates the bytes it will hold (see
  * ekoc_request_estimate_bytes) and refuses a request above
  * request.memory_budget with EKOC_ERR_NO_MEMORY, naming the estimate and
- * the budget in MB. Then it creates the worker threads once itself (with
- * libgomp's stack size: OMP_STACKSIZE / GOMP_STACKSIZE, else the pthread
- * default): where the system refuses them (address-space or process
- * limits) it returns EKOC_ERR_NO_MEMORY "could not create N threads (...)"
+ * the budget with their units (B to EB). Then it creates the worker
+ * threads once itself (with libgomp's stack size: OMP_STACKSIZE /
+ * GOMP_STACKSIZE, else the pthread default): where the system refuses them
+ * (address-space or process limits) it returns EKOC_ERR_NO_MEMORY "could not create N threads (...)"
  * instead of libgomp's message and exit(1). request.n_threads is at most
  * max(64, 8 x omp_get_num_procs()) (EKOC_ERR_INVALID_ARGUMENT above). */
 int ekoc_compute(const ekoc_theory *theory, const ekoc_request *request, ekoc_profile *profile, ekoc_operator **out);

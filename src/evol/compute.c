@@ -169,7 +169,8 @@ static int compute(const ekoc_theory *th_in, const ekoc_request *rq_in, ekoc_pro
   rc = choose_engine(&th, &rq, &distinct, &setup, &tg, &plan, &interp);
   if (rc == EKOC_OK) {
     ekoc_estimate_request_of(&rq, &tg, fn != NULL, th.qed_order > 0, &est);
-    rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq));
+    rc = ekoc_estimate_check(&est, &tg, &rq, ekoc_estimate_budget(&rq),
+                             fn ? "ekoc_compute_stream" : "ekoc_compute");
   }
   if (rc == EKOC_OK) rc = ekoc_threads_probe(est.threads);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "plan+couplings", t0);

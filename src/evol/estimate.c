@@ -4,6 +4,7 @@
  * parts (as evol/run.c assembles them) are composed here like the operators
  * themselves (evol/compose.c), on booleans. */
 #include <stdint.h>
+#include <stdio.h> /* snprintf */
 #include <string.h>
 #include <unistd.h>
 
@@ -269,15 +270,36 @@ size_t ekoc_estimate_budget(const ekoc_request *rq) {
   return sat_mul((size_t)pages, (size_t)page_size) / 4 * 3;
 }
 
-static double mb(size_t bytes) { return (double)bytes / 1e6; }
+/* bytes with three significant digits and a decimal unit ("1 B", "12.3 kB",
+ * "1.07 GB"): a budget of 1 byte must not read "0.0 MB" */
+static const char *human_bytes(size_t bytes, char *buf, size_t len) {
+  static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  double v = (double)bytes;
+  int k = 0;
+  if (bytes < 1000) {
+    snprintf(buf, len, "%zu B", bytes);
+    return buf;
+  }
+  while (v >= 999.5 && k < 6) {
+    v /= 1000.0;
+    ++k;
+  }
+  snprintf(buf, len, v >= 99.95 ? "%.0f %s" : v >= 9.995 ? "%.1f %s" : "%.2f %s", v, units[k]);
+  return buf;
+}
 
-int ekoc_estimate_check(const ekoc_estimate *e, const ekoc_targets *tg, const ekoc_request *rq, size_t budget) {
+int ekoc_estimate_check(const ekoc_estimate *e, const ekoc_targets *tg, const ekoc_request *rq, size_t budget,
+                        const char *entry) {
+  char total[24], limit[24], ops[24], parts[24], comp[24], scratch[24];
   if (e->total <= budget) return EKOC_OK;
-  /* at most EKOC_ERROR_LEN (256) characters: the estimate and the budget first */
+  /* at most EKOC_ERROR_LEN (256) characters: the estimate and the budget first; the
+   * budget as the caller gave it (request.memory_budget=<bytes>) */
   return ekoc_error(EKOC_ERR_NO_MEMORY,
-                    "ekoc_compute: about %.1f MB needed, above the memory budget of %.1f MB (request.memory_budget%s; "
-                    "nx=%zu, %zu distinct targets: operators %.1f MB, parts %.1f, composition %.1f, scratch of %d "
-                    "threads %.1f)",
-                    mb(e->total), mb(budget), rq->memory_budget ? "" : "=0: 3/4 of physical memory", rq->nx,
-                    tg->n_distinct, mb(e->operators), mb(e->parts), mb(e->composition), e->threads, mb(e->driver));
+                    "%s: about %s needed, above the memory budget of %s (request.memory_budget=%zu%s; nx=%zu, "
+                    "%zu distinct targets: operators %s, parts %s, composition %s, scratch of %d threads %s)",
+                    entry, human_bytes(e->total, total, sizeof total), human_bytes(budget, limit, sizeof limit),
+                    rq->memory_budget, rq->memory_budget ? "" : ": 3/4 of physical memory", rq->nx, tg->n_distinct,
+                    human_bytes(e->operators, ops, sizeof ops), human_bytes(e->parts, parts, sizeof parts),
+                    human_bytes(e->composition, comp, sizeof comp), e->threads,
+                    human_bytes(e->driver, scratch, sizeof scratch));
 }

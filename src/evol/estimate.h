@@ -41,7 +41,10 @@ void ekoc_estimate_request_of(const ekoc_request *rq, const ekoc_targets *tg, in
 size_t ekoc_estimate_budget(const ekoc_request *rq);
 
 /* EKOC_OK when e->total <= budget, else EKOC_ERR_NO_MEMORY with a message
- * naming the estimate, its terms and the budget in MB. */
-int ekoc_estimate_check(const ekoc_estimate *e, const ekoc_targets *tg, const ekoc_request *rq, size_t budget);
+ * beginning "<entry>: " (the public function called) and naming the
+ * estimate, its terms and the budget (three significant digits, B to EB),
+ * and request.memory_budget as given. */
+int ekoc_estimate_check(const ekoc_estimate *e, const ekoc_targets *tg, const ekoc_request *rq, size_t budget,
+                        const char *entry);
 
 #endif /* EKOC_EVOL_ESTIMATE_H */
