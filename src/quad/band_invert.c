@@ -56,6 +56,8 @@ typedef struct band_scratch {
   double *c_size;             /* rows x ld_c: the bound on the sum of the terms' squared sizes */
   size_t ld_c;
   double *p_re, *p_im;        /* [column][node]: transforms of one range */
+  ekoc_complex *x_node;       /* [node]: the row's factor e^{N (ref - ln x_k)} */
+  double *x_size2;            /* [node]: its squared size */
   ekoc_band_transform_scratch ts;
   unsigned char *fun_over;    /* the thread's share of ekoc_band_invert_args.fun_over */
 } band_scratch;
@@ -63,6 +65,7 @@ typedef struct band_scratch {
 static void scratch_free(band_scratch *s) {
   free(s->b_sh), free(s->b_own), free(s->sum_sh), free(s->sum_own), free(s->a);
   free(s->max_a), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p_re), free(s->p_im);
+  free(s->x_node), free(s->x_size2);
   free(s->fun_over);
   ekoc_band_transform_scratch_free(&s->ts);
 }
@@ -88,7 +91,9 @@ static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int32_t bd_degree
   s->p_re = calloc(s->ld_c * (size_t)(m + 1), sizeof(double));
   s->p_im = calloc(s->ld_c * (size_t)(m + 1), sizeof(double));
   s->fun_over = calloc(s->rows, 1);
-  return s->fun_over && s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
+  s->x_node = malloc(((size_t)m + 1) * sizeof *s->x_node);
+  s->x_size2 = malloc(((size_t)m + 1) * sizeof *s->x_size2);
+  return s->x_node && s->x_size2 && s->fun_over && s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
          s->c_size && s->p_re && s->p_im &&
          ekoc_band_transform_scratch_alloc(&s->ts, s->ld_c, (size_t)m + 1, bd_degree);
 }
@@ -120,22 +125,28 @@ static void fill_transforms(const ekoc_band_invert_args *a, band_scratch *s, siz
 
 /* The left factor of row k: f_e,i times e^{N_i (ref - ln x_k)} (scaled = 0:
  * no factor), and the largest squared size of its terms per function and
- * chunk. */
+ * chunk. The node factors and their squared sizes first (one exponential
+ * per node), then function by function along the nodes (contiguous). */
 static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double logx_k, double ref, int scaled) {
-  size_t e, inner = 2 * (size_t)(a->m + 1);
+  size_t e, inner = 2 * (size_t)(a->m + 1), count = (size_t)a->m + 1;
   int i;
-  for (e = 0; e < a->n_functions * CHUNKS; ++e) s->max_a[e] = 0.0;
   for (i = 0; i <= a->m; ++i) {
     ekoc_complex x = scaled ? ekoc_node_exp(a->n[i], ref, logx_k) : c_real(1.0);
-    size_t at = inner_row(a->m, i), q = chunk_of(a->m, i);
-    for (e = 0; e < a->n_functions; ++e) {
-      size_t at_f = e * (size_t)(a->m + 1) + (size_t)i;
-      ekoc_complex v = c_mul(a->f[at_f], x);
-      double size = a->f_size[at_f] * c_abs(x);
-      size *= size;
-      s->a[e * inner + at] = v.re;
-      s->a[e * inner + at + 1] = v.im;
-      if (size > s->max_a[e * CHUNKS + q]) s->max_a[e * CHUNKS + q] = size;
+    s->x_node[i] = x;
+    s->x_size2[i] = x.re * x.re + x.im * x.im;
+  }
+  for (e = 0; e < a->n_functions; ++e) {
+    const ekoc_complex *f = a->f + e * count;
+    const double *f_size = a->f_size + e * count;
+    double *row = s->a + e * inner, *max_a = s->max_a + e * CHUNKS;
+    for (i = 0; i < CHUNKS; ++i) max_a[i] = 0.0;
+    for (i = 0; i <= a->m; ++i) {
+      ekoc_complex v = c_mul(f[i], s->x_node[i]);
+      size_t at = inner_row(a->m, i), q = chunk_of(a->m, i);
+      double size = f_size[i] * f_size[i] * s->x_size2[i];
+      row[at] = v.re;
+      row[at + 1] = v.im;
+      if (size > max_a[q]) max_a[q] = size;
     }
   }
 }
