@@ -164,6 +164,30 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
   return EKOC_OK;
 }
 
+/* Whether some row's eko path and some band path holding entries of that
+ * row enclose pole q differently (the condition under which correct_row
+ * changes an entry): a pole inside (or outside) every path needs no
+ * residue, and its block needs no tighter tolerance. */
+static int pole_matters(const ekoc_nspace_state *g, const ekoc_pole *q) {
+  const ekoc_band_plan *bp = g->bp;
+  size_t k;
+  int b, o;
+  for (k = 0; k < g->nx; ++k) {
+    double r_eko = ekoc_talbot_radius(g->ip->logx[k]);
+    int eko_in = ekoc_pole_inside(q->re, q->im, 1.0, r_eko, 1.0);
+    int eko_in_ns = q->job >= 0 ? ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0) : eko_in;
+    if (g->ip->logx[k] >= 0.0) continue; /* the x = 1 row is eko's corner */
+    for (b = 0; b < bp->n_bands; ++b) {
+      if (bp->band[b].j_hi[k] <= bp->band[b].j_lo[k]) continue;
+      for (o = 0; o < 2; ++o) {
+        int in = ekoc_pole_inside(q->re, q->im, (double)o, bp->band[b].radius, EKOC_BAND_HEIGHT);
+        if (in != eko_in || in != eko_in_ns) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
   circle cc;
   unsigned char *has;
@@ -178,6 +202,7 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   }
   for (i = 0; rc == EKOC_OK && i < s->n; ++i) {
+    if (!pole_matters(g, &s->pole[i])) continue;
     for (t = 0, any = 0; t < g->nt; ++t) any |= has[t] = (unsigned char)target_has(g, t, &s->pole[i]);
     if (!any) continue;
     circle_nodes(&s->pole[i], &cc);
