@@ -111,6 +111,9 @@ def main() -> int:
             print(f"  computed {label:11s} {len(rows):4d} cards: wall median {statistics.median(walls):.3f} s, "
                   f"max {max(walls):.3f} s, engines {dict(engines)}, {sum(f for _, _, f, _ in rows)} entries flagged "
                   f"in {sum(1 for _, _, f, _ in rows if f)} cards")
+        flagged_cards = sorted((tid, f) for rows in by_order.values() for tid, _, f, _ in rows if f)
+        if flagged_cards:
+            print("  flagged entries in: " + ", ".join(f"{tid} ({f})" for tid, f in flagged_cards))
         for tid, why in failures:
             print(f"  FAILED {tid}: {why}")
         print(f"nnpdf_theories: computed {sum(len(r) for r in by_order.values())} of {accepted} accepted, "
