@@ -74,6 +74,7 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
     g->out_fun = malloc((n_fun ? n_fun : 1) * sizeof *g->out_fun);
     g->out_val = malloc((n_fun ? n_fun : 1) * sizeof *g->out_val);
     g->out_err = malloc((n_fun ? n_fun : 1) * sizeof *g->out_err);
+    g->out_corr = malloc((n_fun ? n_fun : 1) * sizeof *g->out_corr);
     g->out_id = malloc((n_fun ? n_fun : 1) * sizeof *g->out_id);
     g->fun_over = calloc(n_fun ? n_fun : 1, 1);
     g->fun_tolerance = malloc((n_fun ? n_fun : 1) * sizeof *g->fun_tolerance);
@@ -83,7 +84,7 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
     g->rows_out = malloc((n_fun ? n_fun : 1) * sizeof *g->rows_out);
     if (!g->f || !g->f_size || !g->out_id || !g->fun_over || !g->fun_tolerance || !g->block_rows[0] ||
         !g->block_rows[1] || !g->rows_in || !g->rows_out || !g->src || !g->src_lim ||
-        !g->out_start ||        !g->out_fun || !g->out_val || !g->out_err)
+        !g->out_start ||        !g->out_fun || !g->out_val || !g->out_err || !g->out_corr)
       rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
   return rc;
@@ -143,6 +144,7 @@ static int path_functions(ekoc_nspace_state *g, int role, int role2, int only, s
     g->out_id[i] = order[i];
     g->out_val[i] = g->val[order[i]];
     g->out_err[i] = g->err[order[i]];
+    g->out_corr[i] = g->corr[order[i]];
   }
   free(next), free(order);
   g->n_out = n_out;
@@ -209,6 +211,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     args.out_start = g->out_start;
     args.val = g->out_val;
     args.err = g->out_err;
+    args.corr = g->out_corr;
     args.epsabs = g->rq->epsabs;
     args.epsrel = g->rq->epsrel;
     args.fun_tolerance = g->fun_tolerance;
@@ -255,6 +258,8 @@ static int engine_finish(ekoc_nspace_state *g, ekoc_blockop *ops, ekoc_blockop *
         size_t at = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b, failed = 0;
         double *v = g->val[at], *er = g->err[at], *flags = NULL;
         if (!v) continue;
+        if (g->corr[at]) /* the pole residues (evol/nspace_poles.h) */
+          for (k = 0; k < nx * nx; ++k) v[k] += g->corr[at][k], er[k] += g->corr_err[at][k];
         for (k = 0; k + 1 < nx; ++k) v[k * nx + k] += g->delta[t][a][b];
         for (k = 0; k < nx; ++k) v[(nx - 1) * nx + k] = er[(nx - 1) * nx + k] = 0.0;
         v[nx * nx - 1] = g->corner[t][a][b];
@@ -305,7 +310,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
     g.opt = *opt;
   else
     ekoc_nspace_engine_options_default(&g.opt);
-  /* QED (the unified bases): its kernels' rounding, magnified e^12.8 at the
+  /* QED (the unified bases): its kernels' rounding, magnified e^12.8 (then the default) at the
    * crossings, flagged ~50 entries per target on pineko's grid; at e^9 none */
   if (!opt && p->unified) g.opt.magnification = EKOC_NSPACE_QED_MAGNIFICATION;
   g.t0 = t0;
@@ -329,17 +334,27 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   g.pole_block = poles.block_has;
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b) n_paths += ekoc_nspace_one_path(&g.bp->band[b]) ? 1 : 2;
   ekoc_quad_progress_init(&progress, rq->progress, rq->progress_data, n_paths ? n_paths : 1);
+  if (rc == EKOC_OK && g.pole_block) {
+    /* the residues of the poles eko's and the band paths enclose differently, before the bands: an
+     * entry's tolerance is that of its final value, which the residues can leave far smaller than the
+     * band's (theory 40000000 on the fit grid: a band value 27.2 and a final -0.136); they need the
+     * blocks' roles, which the first band's singlet-like nodes give */
+    uint64_t tp = ekoc_profile_now_ns(prof);
+    memcpy(g.active, g.need, p->n_jobs);
+    memset(g.target_active, 1, g.nt);
+    rc = ekoc_nspace_path_values(&g, &g.bp->band[0], 1, g.opt.first_nodes);
+    if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(&g, (size_t)g.opt.first_nodes + 1, 0, g.tops);
+    if (rc == EKOC_OK) rc = engine_roles(&g, (size_t)g.opt.first_nodes + 1);
+    roles_done = 1;
+    if (rc == EKOC_OK) rc = ekoc_poles_correct(&g, &poles);
+    if (rc == EKOC_OK) ekoc_profile_stage(prof, "pole residues", tp);
+  }
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)
     /* singlet-like first: it fixes the roles */
     for (path = 1; rc == EKOC_OK && path >= (ekoc_nspace_one_path(&g.bp->band[b]) ? 1 : 0); --path) {
       rc = band_path(&g, b, path, &roles_done, &progress);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(&progress);
     }
-  if (rc == EKOC_OK) { /* the residues of the poles eko's and the band paths enclose differently */
-    uint64_t tp = ekoc_profile_now_ns(prof);
-    rc = ekoc_poles_correct(&g, &poles);
-    if (rc == EKOC_OK && poles.n) ekoc_profile_stage(prof, "pole residues", tp);
-  }
   if (rc == EKOC_OK) rc = engine_finish(&g, ops, taints, n_failed);
   ekoc_poles_free(&poles);
   ekoc_quad_progress_destroy(&progress);

@@ -32,7 +32,7 @@ static inline int ekoc_nspace_computes_method(int32_t method, int32_t order) {
 
 /* The magnification of the QED runs (evol/nspace_engine.c): NNPDF 40000100
  * on pineko's grid, 2 targets, 104 entries flagged at EKOC_BAND_MAGNIFICATION
- * (12.8), none at 9 (0.28 s against 0.72 s). */
+ * (then 12.8), none at 9 (0.28 s against 0.72 s). */
 #define EKOC_NSPACE_QED_MAGNIFICATION 9.0
 
 /* How the paths are laid out: the defaults (quad/band_plan.h: magnification

@@ -32,7 +32,7 @@ int ekoc_pole_inside(double re, double im, double offset, double radius, double 
 
 void ekoc_poles_free(ekoc_pole_set *s) {
   size_t i;
-  for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c), free(s->laurent[i].c_abs);
+  for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c), free(s->laurent[i].c_abs), free(s->laurent[i].top);
   free(s->laurent), free(s->block_has);
   free(s->pole);
   memset(s, 0, sizeof *s);
@@ -131,7 +131,8 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
   q->block = malloc(nb * sizeof *q->block);
   q->c = malloc(nb * 2 * MAX_ORDER * sizeof *q->c);
   q->c_abs = malloc(nb * MAX_ORDER * sizeof *q->c_abs);
-  if (!q->block || !q->c || !q->c_abs)
+  q->top = malloc(nb * sizeof *q->top);
+  if (!q->block || !q->c || !q->c_abs || !q->top)
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   for (t = 0; t < g->nt; ++t)
     for (a = 0; has[t] && a < EKOC_NB; ++a)
@@ -157,6 +158,7 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
         }
         if (top == 0) continue;
         for (l = 0; l < MAX_ORDER; ++l) q->c_abs[q->n_blocks * MAX_ORDER + (size_t)l] = c_abs(c[l]);
+        q->top[q->n_blocks] = top;
         if (top > q->orders) q->orders = top;
         s->block_has[(t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b] = 1;
         q->block[q->n_blocks++] = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b;
@@ -180,7 +182,7 @@ static int pole_matters(const ekoc_nspace_state *g, const ekoc_pole *q) {
     for (b = 0; b < bp->n_bands; ++b) {
       if (bp->band[b].j_hi[k] <= bp->band[b].j_lo[k]) continue;
       for (o = 0; o < 2; ++o) {
-        int in = ekoc_pole_inside(q->re, q->im, (double)o, bp->band[b].radius, EKOC_BAND_HEIGHT);
+        int in = ekoc_pole_inside(q->re, q->im, (double)o, bp->band[b].radius, ekoc_band_height(&bp->band[b]));
         if (in != eko_in || in != eko_in_ns) return 1;
       }
     }
@@ -214,6 +216,11 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s) {
     if (rc == EKOC_OK) rc = laurent(s, i, g, &cc, has);
   }
   free(has);
+  for (i = 0, any = 0; rc == EKOC_OK && i < s->n; ++i) any |= s->laurent[i].n_blocks > 0;
+  if (rc == EKOC_OK && !any) { /* no residue anywhere: no block needs the tighter tolerance */
+    free(s->block_has);
+    s->block_has = NULL;
+  }
   return rc;
 }
 
@@ -267,8 +274,8 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
     const ekoc_band *bd = &bp->band[b];
     if (bd->j_hi[k] <= bd->j_lo[k]) continue;
     for (o = 0; o < 2; ++o)
-      if (ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, EKOC_BAND_HEIGHT) != eko_in ||
-          ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, EKOC_BAND_HEIGHT) != eko_in_ns) {
+      if (ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, ekoc_band_height(bd)) != eko_in ||
+          ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, ekoc_band_height(bd)) != eko_in_ns) {
         if ((size_t)bd->j_lo[k] < j0) j0 = (size_t)bd->j_lo[k];
         if ((size_t)bd->j_hi[k] > j1) j1 = (size_t)bd->j_hi[k];
       }
@@ -294,7 +301,7 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
     size_t at = lq->block[e], t = at / (EKOC_NB * EKOC_NB);
     int ra = (int)(at / EKOC_NB % EKOC_NB), rb = (int)(at % EKOC_NB);
     const ekoc_complex *c = lq->c + e * 2 * MAX_ORDER;
-    double *val = g->val[at], *err = g->err[at];
+    double *val = g->corr[at], *err = g->corr_err[at];
     int eko_block = g->role[t][ra][rb] == ROLE_S ? eko_in : eko_in_ns;
     if (!val || g->role[t][ra][rb] == ROLE_CONST) continue;
     val += k * nx;
@@ -304,11 +311,11 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
       /* the path the block's band entries were inverted on (evol/nspace_engine.c) */
       double offset = g->role[t][ra][rb] == ROLE_S || ekoc_nspace_one_path(bd) ? 1.0 : 0.0, sign;
       size_t lo = (size_t)bd->j_lo[k], hi = (size_t)bd->j_hi[k];
-      if (hi <= lo || ekoc_pole_inside(q->re, q->im, offset, bd->radius, EKOC_BAND_HEIGHT) == eko_block) continue;
+      if (hi <= lo || ekoc_pole_inside(q->re, q->im, offset, bd->radius, ekoc_band_height(bd)) == eko_block) continue;
       sign = eko_block ? pair : -pair; /* enclosed by the band path only: its residue comes off */
       for (j = lo; j < hi; ++j) {
         double sum = 0.0, half = 0.0, size = 0.0;
-        for (l = 0; l < lq->orders; ++l) {
+        for (l = 0; l < lq->top[e]; ++l) { /* the block's own orders: the same sum in any chunk of targets */
           size_t al = (size_t)l * nx + j;
           const ekoc_complex cl = c[l], hl = c[MAX_ORDER + l];
           sum += w->a_re[al] * cl.re - w->a_im[al] * cl.im;
@@ -324,13 +331,23 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
 
 int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
   int rc = EKOC_OK, nt = g->rq->n_threads > 0 ? g->rq->n_threads : omp_get_max_threads();
+  size_t i, e, nn = g->nx * g->nx;
   if (s->n == 0) return EKOC_OK;
+  for (i = 0; i < s->n; ++i) /* the residue arrays of the blocks that take some */
+    for (e = 0; s->laurent && e < s->laurent[i].n_blocks; ++e) {
+      size_t at = s->laurent[i].block[e];
+      if (!g->val[at] || g->corr[at]) continue;
+      g->corr[at] = calloc(nn, sizeof(double));
+      g->corr_err[at] = calloc(nn, sizeof(double));
+      if (!g->corr[at] || !g->corr_err[at])
+        return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
+    }
   /* rows on separate threads (each row's entries are written by one thread only): the same bits for any number */
 #pragma omp parallel num_threads(nt) reduction(| : rc)
   {
     taylor_work w;
     circle cc;
-    size_t i;
+    size_t q;
     long k;
     memset(&w, 0, sizeof w);
     w.t_re = malloc(g->nx * CIRCLE_NODES * sizeof *w.t_re);
@@ -344,12 +361,12 @@ int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
     }
     if (!w.t_re || !w.t_im || !w.a_re || !ekoc_band_transform_scratch_alloc(&w.ts, g->nx, CIRCLE_NODES, g->ip->degree))
       rc = EKOC_ERR_NO_MEMORY;
-    for (i = 0; i < s->n; ++i) {
-      if (!s->laurent[i].n_blocks) continue;
-      circle_nodes(&s->pole[i], &cc);
+    for (q = 0; q < s->n; ++q) {
+      if (!s->laurent[q].n_blocks) continue;
+      circle_nodes(&s->pole[q], &cc);
 #pragma omp for schedule(dynamic, 1)
       for (k = 0; k < (long)g->nx; ++k) /* the x = 1 row is eko's corner (engine_finish) */
-        if (rc == EKOC_OK && g->ip->logx[k] < 0.0) correct_row(g, s, i, &cc, &w, (size_t)k);
+        if (rc == EKOC_OK && g->ip->logx[k] < 0.0) correct_row(g, s, q, &cc, &w, (size_t)k);
     }
     free(w.t_re), free(w.t_im), free(w.a_re);
     ekoc_band_transform_scratch_free(&w.ts);

@@ -55,7 +55,8 @@ typedef struct ekoc_pole_laurent {
   size_t n_blocks, *block; /* (t NB + a) NB + b */
   ekoc_complex *c;         /* [block][2 MAX_ORDER]: c_l from all nodes, then from the even ones */
   double *c_abs;           /* [block][MAX_ORDER]: |c_l| */
-  int orders;              /* coefficients that count (1: simple poles) */
+  int *top;                /* [block]: the coefficients that count in it */
+  int orders;              /* the most of any block (1: simple poles) */
 } ekoc_pole_laurent;
 
 typedef struct ekoc_pole_set {
@@ -103,13 +104,16 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp);
 
 /* The Laurent coefficients of every target block at every pole, from the
  * targets' operators on the pole's circle (uses the state's node arrays and
- * g->tops, before the bands), and s->block_has. Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
+ * g->tops, before the bands), and s->block_has (NULL when no pole's residue
+ * counts anywhere). Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
 int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s);
 
-/* Adds the residue corrections above to the run's outputs (g->val, g->err)
- * after every band is inverted: rows on the request's threads, each row's
- * entries written by one thread (the same bits for any number).
- * Errors: EKOC_ERR_NO_MEMORY. */
+/* The residue corrections above into g->corr, g->corr_err (allocated for
+ * the blocks that take some), which the engine adds to its outputs at the
+ * end; before the bands (it needs the blocks' roles, g->role), so that a
+ * band's entries meet the tolerance of their final values. Rows on the
+ * request's threads, each row's entries written by one thread (the same
+ * bits for any number). Errors: EKOC_ERR_NO_MEMORY. */
 int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s);
 
 #endif /* EKOC_EVOL_NSPACE_POLES_H */

@@ -175,16 +175,19 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
       double v = ce[c] + co[c], bound = sqrt(cs[c]);
       double err = fabs(co[c] - ce[c]) + (NOISE_EPS + tail) * bound; /* |T_m - T_m/2| + floors */
       size_t at = k * nx + j0 + c;
-      int is_over = err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, v);
-      if (is_over) {
-        ++over;
-        s->fun_over[e] = 1;
-      }
+      int any_over = 0;
       for (o = a->out_start[e]; o < a->out_start[e + 1]; ++o) {
+        double final = a->corr && a->corr[o] ? v + a->corr[o][at] : v;
+        int is_over = err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, final);
         if (a->rows_in && !a->rows_in[o][k]) continue;
         a->val[o][at] = v;
         a->err[o][at] = err;
+        any_over |= is_over;
         if (is_over && a->rows_out) a->rows_out[o][k] = 1;
+      }
+      if (any_over) {
+        ++over;
+        s->fun_over[e] = 1;
       }
     }
   }

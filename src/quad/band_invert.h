@@ -46,7 +46,10 @@ typedef struct ekoc_band_invert_args {
    * one inversion) */
   const size_t *out_start;
   double *const *val, *const *err;
-  double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |value|) */
+  /* per output, what is added to its entries afterwards (nx x nx, NULL: nothing; the pole residues,
+   * evol/nspace_poles.h): the tolerance is that of the entry's final value */
+  const double *const *corr;
+  double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |final value|) */
   const double *fun_tolerance; /* E factors on epsabs, epsrel per function (NULL: 1) */
   /* per output (out_start's indices), nx flags each: the rows whose entries
    * this call writes to it (NULL: every row asked for), and the rows where

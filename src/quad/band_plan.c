@@ -166,9 +166,9 @@ int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio
 
 void ekoc_band_plan_free(ekoc_band_plan *p) { free(p); }
 
-/* |N(theta)| on the path of radius r and offset o. */
-static double path_abs(double theta, double r, double o) {
-  return hypot(o + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
+/* |N(theta)| on the path of radius r, height h and offset o. */
+static double path_abs(double theta, double r, double h, double o) {
+  return hypot(o + r * ekoc_talbot_theta_cot_(theta), h * r * theta);
 }
 
 /* The decay a path's end must reach: e^{tau_min Re N(theta_end)} <= e^-TAIL_DECAY. */
@@ -177,7 +177,7 @@ static double path_abs(double theta, double r, double o) {
 #define GRADE 0.95
 
 void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, ekoc_complex *w, double *tail) {
-  double r = b->radius, end = EKOC_PI * (1.0 - EKOC_BAND_THETA_GAP), step, grade = 0.0;
+  double r = b->radius, h = ekoc_band_height(b), end = EKOC_PI * (1.0 - EKOC_BAND_THETA_GAP), step, grade = 0.0;
   int i;
   if (isfinite(b->tau_min) && b->tau_min * (offset + r * ekoc_talbot_theta_cot_(end)) > -TAIL_DECAY) {
     /* a row of the band decays too slowly along Talbot's end (a close pair of grid points): the path goes
@@ -194,11 +194,11 @@ void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, 
     end = c;
     grade = GRADE;
   }
-  if (path_abs(end, r, offset) > EKOC_BAND_N_MAX) { /* |N| grows along the path: bisect for N_MAX */
+  if (path_abs(end, r, h, offset) > EKOC_BAND_N_MAX) { /* |N| grows along the path: bisect for N_MAX */
     double a = 0.0, c = end;
     for (i = 0; i < 60; ++i) {
       double mid = 0.5 * (a + c);
-      if (path_abs(mid, r, offset) > EKOC_BAND_N_MAX)
+      if (path_abs(mid, r, h, offset) > EKOC_BAND_N_MAX)
         c = mid;
       else
         a = mid;
@@ -209,16 +209,16 @@ void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, 
     step = end / m;
     for (i = 0; i <= m; ++i) {
       double theta = step * i, weight = (i == 0 || i == m ? 0.5 : 1.0) * step / EKOC_PI;
-      n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
-      w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * EKOC_BAND_HEIGHT * r);
+      n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), h * r * theta);
+      w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * h * r);
     }
   } else { /* the same in s, theta = end (s + grade sin(pi s) / pi): odd in s (the rule's accuracy at 0 kept) */
     step = 1.0 / m;
     for (i = 0; i <= m; ++i) {
       double s = step * i, theta = end * (s + grade * sin(EKOC_PI * s) / EKOC_PI);
       double weight = (i == 0 || i == m ? 0.5 : 1.0) * step * end * (1.0 + grade * cos(EKOC_PI * s)) / EKOC_PI;
-      n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), EKOC_BAND_HEIGHT * r * theta);
-      w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * EKOC_BAND_HEIGHT * r);
+      n[i] = c_make(offset + r * ekoc_talbot_theta_cot_(theta), h * r * theta);
+      w[i] = c_make(weight * r * ekoc_talbot_djac_re_(theta), weight * h * r);
     }
   }
   *tail = isfinite(b->tau_min) ? exp(b->tau_min * n[m].re) : 0.0;

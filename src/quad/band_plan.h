@@ -34,8 +34,11 @@
 
 /* Default magnification c: the radius of a band is c / tau_hi, so that the
  * integrand at the path's crossing is at most ~e^c times its size elsewhere
- * (for singlet-like paths times e^{tau}, the growth of the result itself). */
-#define EKOC_BAND_MAGNIFICATION 12.8
+ * (for singlet-like paths times e^{tau}, the growth of the result itself).
+ * 11.5: NNPDF 41000000 on the fit grid (196 x, 49 targets) inverts every
+ * band on 65 nodes with no entry flagged; at 12.8 two bands needed 257 and
+ * 513 and one entry far below its terms stayed over its tolerance. */
+#define EKOC_BAND_MAGNIFICATION 11.5
 /* Default ratio of a band's tau_hi to its tau_lo. */
 #define EKOC_BAND_RATIO 4.0
 /* The band paths are Talbot's with a taller imaginary part,
@@ -49,6 +52,21 @@
  * sees; at 1.5 the same entries converge geometrically from 32 intervals on
  * (perf/STATS.md), at 2 they need twice the nodes. */
 #define EKOC_BAND_HEIGHT 1.5
+/* ... and at least this high where they run left (Im N -> height pi r): a
+ * band of small radius (large tau_hi, or lowered off the poles of the
+ * truncated solutions, evol/nspace_poles.h) gets a taller path. At r ~ 0.3
+ * and height 1.5 the arms pass at Im N ~ 1.4, where the oscillation is
+ * ~1e-4 of the kernels: a truncated NNLO entry's sums on 64 and 128
+ * intervals agreed to 5.5e-12 while both were 2.8e-11 off (theory 40000000,
+ * pineko's grid, Q^2 = 20; 4.8x its stated error). At Im N = 3 it is
+ * ~7e-9: that entry within 0.64x, and the band converges on 129 nodes
+ * instead of 257; bands of r >= 0.64 keep height 1.5 (LHA's largest band,
+ * x from 1e-7, has r = 0.71). */
+#define EKOC_BAND_ARM_IM 3.0
+/* ... but no taller than this: the perturbative methods' poles crowd
+ * towards N = 1.14 and lower bands to r ~ 0.1, where a height of 10 needed
+ * more nodes than the rule has (an entry flagged at 4, none at 3). */
+#define EKOC_BAND_HEIGHT_MAX 3.0
 /* Bands whose tau_hi is at most this invert the non-singlet-like blocks on
  * the singlet-like path too (evol/nspace_engine.c): its crossing at 1 + r
  * instead of r magnifies their integrands by at most e^4.5 ~ 90 more. */
@@ -107,7 +125,14 @@ void ekoc_band_plan_free(ekoc_band_plan *p);
  * ekoc_band_plan_new checks it first; a caller may ask before, to choose another backend. */
 int ekoc_band_plan_check_grid(const ekoc_interp *ip);
 
-/* The nodes of band b's path (EKOC_BAND_HEIGHT) with offset o (0
+/* The height of band b's path: EKOC_BAND_HEIGHT, or taller where that
+ * leaves its arms below Im N = EKOC_BAND_ARM_IM. */
+static inline double ekoc_band_height(const ekoc_band *b) {
+  double h = EKOC_BAND_ARM_IM / (EKOC_PI * b->radius);
+  return h > EKOC_BAND_HEIGHT ? (h < EKOC_BAND_HEIGHT_MAX ? h : EKOC_BAND_HEIGHT_MAX) : EKOC_BAND_HEIGHT;
+}
+
+/* The nodes of band b's path (ekoc_band_height) with offset o (0
  * non-singlet-like, 1 singlet-like): the trapezoidal rule in theta on
  * [0, theta_end] with m
  * intervals (m even; the rule with m/2 intervals is its even nodes), points
