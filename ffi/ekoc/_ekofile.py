@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import secrets
-import shutil
 from collections.abc import Mapping
 
 from . import _cards
@@ -82,42 +80,18 @@ def _checked_target(path) -> pathlib.Path:
 
 
 def _write_atomic(tc, oc, path: pathlib.Path, fill) -> None:
-    """The EKO file at `path` (checked by _checked_target) with eko's
-    writer: metadata, the cards tc / oc (eko objects), the recipes eko would
-    list, then fill(put), where put(ep, value, error) writes the operator of
-    target ep to disk at once (eko's per-target operator and error files)
-    and keeps no copy. Built under a hidden name next to `path` and renamed
-    into place when complete; nothing is left behind on any failure (fill's
-    included): neither the partial file nor eko's eko-* folder."""
-    from eko.io.items import Operator, Target
-    from eko.io.struct import EKO
-    from eko.runner import recipes
+    """The EKO file at `path` (checked by _checked_target): eko's metadata,
+    the cards tc / oc (eko objects) and the recipes eko would list, written
+    by eko, then fill(writer), which hands each target to the writer
+    (ekoc._ekotar.EkoTarWriter: put(ep, value, error) or put_target(target))
+    and each goes into the archive at once, no copy kept. Built under a
+    hidden name next to `path` and renamed into place when complete; nothing
+    is left behind on any failure (fill's included): neither the partial
+    file nor eko's eko-* folder."""
+    from ._ekotar import EkoTarWriter
 
-    partial = path.parent / f".{path.stem}.ekoc-{os.getpid()}-{secrets.token_hex(6)}.tar"
-    builder = None
-    try:
-        builder = EKO.create(partial)
-        with builder:
-            out = builder.load_cards(tc, oc).build()
-            recipes.create(out)
-
-            def put(ep, value, error):
-                target = Target.from_ep(ep)
-                out.operators[target] = Operator(value, error)
-                del out.operators[target]  # written to disk; drop the memory copy as eko does
-
-            fill(put)
-        # leaving the block closed the EKO: the tar is complete at `partial`
-        if not partial.is_file():
-            raise OSError(f"to_eko: eko wrote no file at {str(partial)!r}")
-        os.replace(partial, path)
-    finally:
-        if builder is not None:
-            shutil.rmtree(builder.path, ignore_errors=True)  # eko's eko-* folder (eko leaves it on a failure)
-        try:
-            partial.unlink()
-        except OSError:  # gone (renamed into place) or never made
-            pass
+    with EkoTarWriter(tc, oc, path) as writer:
+        fill(writer)
 
 
 def write_eko(solution, theory_card, operator_card, path) -> None:
@@ -131,10 +105,9 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
     tc, oc = _eko_cards(*cards_for_file(solution, theory_card, operator_card))
     path = _checked_target(path)
 
-    def fill(put):
+    def fill(writer):
         for ep in dict.fromkeys(oc.evolgrid):  # a repeated target is written once
-            op = solution[ep]
-            put(ep, op.operator.copy(), op.error.copy())
+            writer.put_target(solution[ep])
 
     _write_atomic(tc, oc, path, fill)
 
@@ -163,11 +136,8 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", **solv
     path = _checked_target(path)
     result = {}
 
-    def fill(put):
-        def on_target(target):
-            put(target.ep, target.operator, target.error)
-
-        result.update(solve_stream(theory_card, operator_card, on_target, backend, **solve_kwargs))
+    def fill(writer):
+        result.update(solve_stream(theory_card, operator_card, writer.put_target, backend, **solve_kwargs))
 
     _write_atomic(tc, oc, path, fill)
     return result

@@ -75,9 +75,21 @@ class TargetOperator:
         nx = len(self.xgrid)
         op = np.empty((14, nx, 14, nx))
         err = np.empty((14, nx, 14, nx))
-        check(load().ekoc_operator_flavor(self._h.ptr, self._i, dptr(op), dptr(err), op.size),
-              "ekoc_operator_flavor")
+        self.flavor_into(op, err)
         self._op, self._err = op, err
+
+    def flavor_into(self, operator: np.ndarray, error: np.ndarray) -> None:
+        """Fills `operator` and `error` (C-contiguous float64 arrays of shape
+        (14, nx, 14, nx), the caller's) with what .operator / .error return,
+        without allocating: a writer of many targets reuses two buffers."""
+        nx = len(self.xgrid)
+        for name, arr in (("operator", operator), ("error", error)):
+            if not (isinstance(arr, np.ndarray) and arr.dtype == np.float64 and arr.shape == (14, nx, 14, nx)
+                    and arr.flags.c_contiguous and arr.flags.writeable):
+                raise ValueError(f"flavor_into: {name} must be a writeable C-contiguous float64 array of shape "
+                                 f"(14, {nx}, 14, {nx})")
+        check(load().ekoc_operator_flavor(self._h.ptr, self._i, dptr(operator), dptr(error), operator.size),
+              "ekoc_operator_flavor")
 
     @property
     def operator(self) -> np.ndarray:
