@@ -3,13 +3,13 @@ LHAPDF6 set (info file and member grids, format in ekoc._lhafmt), without
 eko or LHAPDF.
 
 Targets come from the library one at a time (ekoc.evolve_pdfs); each
-target's x f(x) of every replica goes to a scratch file in the set's
-temporary folder, and the mean over replicas stays in memory. Once all
-targets are done, the member files are written one by one from the scratch
-file, one subgrid per nf (targets sorted by nf then Q; subgrids share the
-matching scale between them, as LHAPDF expects). Memory holds the
-replicas at mu_0, one target's results and one member's grid, whatever
-the number of replicas.
+target's x f(x) of every replica is kept (in memory up to a budget, else in
+a scratch file in the set's temporary folder), and the mean over replicas
+in memory. Once all targets are done, the member files are written one by
+one, one subgrid per nf (targets sorted by nf then Q; subgrids share the
+matching scale between them, as LHAPDF expects). Memory holds the replicas
+at mu_0, one target's results, one member's grid and at most the budget,
+whatever the number of replicas.
 
 The set is built in a hidden folder next to its destination and renamed
 into place when complete: a failure (bad input found late, a full disk, an
@@ -88,6 +88,41 @@ def _subgrids(setup) -> list[tuple[int, list[int]]]:
     return grids
 
 
+class _EvolvedStore:
+    """x f of every replica at every target: held in memory up to
+    `max_bytes` (a VM's disk writes ~6 s a GB), beyond that in a scratch
+    file in the set's temporary folder (read back with pread, not mapped,
+    so it does not count as the process's memory)."""
+
+    def __init__(self, folder: pathlib.Path, n_targets: int, n_rep: int, nx: int, max_bytes: int):
+        self.shape, self.row = (n_targets, n_rep, 14, nx), 14 * nx * 8
+        self.path = folder / "evolved.scratch"
+        in_memory = n_targets * n_rep * self.row <= max_bytes
+        self.memory = np.empty(self.shape) if in_memory else None
+        self.file = None if in_memory else open(self.path, "w+b")
+
+    def put(self, k: int, xf: np.ndarray) -> None:
+        if self.memory is not None:
+            self.memory[k] = xf
+        else:
+            os.pwrite(self.file.fileno(), np.ascontiguousarray(xf).tobytes(), k * self.shape[1] * self.row)
+
+    def replica(self, r: int, out: np.ndarray) -> None:
+        if self.memory is not None:
+            out[:] = self.memory[:, r]
+            return
+        for k in range(self.shape[0]):
+            out[k] = np.frombuffer(os.pread(self.file.fileno(), self.row, (k * self.shape[1] + r) * self.row),
+                                   dtype=float).reshape(self.shape[2:])
+
+    def close(self) -> None:
+        self.memory = None
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+            self.path.unlink()
+
+
 def _alphas(setup, points) -> list[float]:
     """alpha_s at each (mu2, nf) with ekoc's couplings (QCD running as the
     evolution's, eko's rules: exact for the *-exact methods, expanded else)."""
@@ -148,7 +183,7 @@ def _member_text(header: str, grid: np.ndarray, setup, grids, distinct, pid_inde
 
 def write_lhapdf(path, theory_card, operator_or_q2grid, pdfs, *, xgrid=None, mu0=None, nf0=None, configs=None,
                  pids=FLAVOR_PIDS, central: str = "mean", info: Mapping | None = None, backend: str = "auto",
-                 **solve_kwargs) -> dict:
+                 max_memory_bytes: int = 3 << 29, **solve_kwargs) -> dict:
     """Evolves `pdfs` (see ekoc.evolve_pdfs: replicas as f(x) arrays on the
     x grid, or functions x f(pid, x)) with ekoc and writes the LHAPDF6 set
     folder `path` (new; its name is the set's name): NAME.info and
@@ -157,7 +192,9 @@ def write_lhapdf(path, theory_card, operator_or_q2grid, pdfs, *, xgrid=None, mu0
     Members: with several replicas, member 0 is their mean (NNPDF's
     convention, central="mean") and members 1..R the replicas (ErrorType
     replicas); central="none" writes the replicas as members 0..R-1; a
-    single PDF is member 0. pids: the flavours written (eko's 14 by
+    single PDF is member 0. The evolved values wait for the member files
+    in memory up to max_memory_bytes (1.5 GiB: 1000 replicas on NNPDF's fit
+    grid, 1.25 GB), beyond that in a scratch file. pids: the flavours written (eko's 14 by
     default, as evolven3fit writes them). info: entries added to (or
     replacing) the info file's. A Q^2 grid (with xgrid=, mu0=) gets the
     matching scales inside it added, on both sides.
@@ -196,49 +233,48 @@ def write_lhapdf(path, theory_card, operator_or_q2grid, pdfs, *, xgrid=None, mu0
 
     partial = path.parent / f".{path.name}.ekoc-{os.getpid()}-{secrets.token_hex(6)}"
     partial.mkdir()
+    store = None
     try:
-        scratch_path = partial / "evolved.scratch"
-        row = 14 * nx * 8  # bytes of one replica at one target
+        store = _EvolvedStore(partial, n_t, n_rep, nx, max_memory_bytes)
         mean = np.zeros((n_t, 14, nx))
         evolver = ReplicaEvolver(replicas)
         from ._stream import solve_stream
 
-        with open(scratch_path, "w+b") as scratch:
-            def each(target):
-                k = slot[(target.mu2, target.nf)]
-                xf = evolver.evolve(target) * setup.xgrid  # (R, 14, nx), x f
-                bad = ~np.isfinite(xf)
-                if bad.any():
-                    r = int(np.nonzero(bad)[0][0])
-                    raise EkocFieldError(f"pdfs[{r}]", "non-finite after evolution",
-                                         f"replica {r} evolved to Q^2={target.mu2!r} is not finite")
-                mean[k] = xf.mean(axis=0)
-                os.pwrite(scratch.fileno(), np.ascontiguousarray(xf).tobytes(), k * n_rep * row)
+        def each(target):
+            k = slot[(target.mu2, target.nf)]
+            xf = evolver.evolve(target)
+            xf *= setup.xgrid  # (R, 14, nx), x f
+            if not np.isfinite(xf).all():
+                r = int(np.nonzero(~np.isfinite(xf))[0][0])
+                raise EkocFieldError(f"pdfs[{r}]", "non-finite after evolution",
+                                     f"replica {r} evolved to Q^2={target.mu2!r} is not finite")
+            mean[k] = xf.mean(axis=0)
+            store.put(k, xf)
 
-            with single_threaded_blas():
-                summary = solve_stream(theory_card, operator_card, each, backend, **solve_kwargs)
-            t_evolved = time.perf_counter()
-            members = n_rep + (1 if with_mean else 0)
-            (partial / f"{path.name}.info").write_text(
-                _lhafmt.info_text(_info(setup, path.name, grids, distinct, members, pids, info)), encoding="utf-8")
-            grid = np.empty((n_t, 14, nx))
-            for member in range(members):
-                r = member - 1 if with_mean else member
-                if r < 0:
-                    grid[:] = mean
-                    header = "PdfType: central\n"
-                else:
-                    for k in range(n_t):  # replica r at every target
-                        grid[k] = np.frombuffer(os.pread(scratch.fileno(), row, (k * n_rep + r) * row),
-                                                dtype=float).reshape(14, nx)
-                    header = "PdfType: replica\n" if members > 1 else "PdfType: central\n"
-                    if members > 1:
-                        header += f"FromMCReplica: {r + 1}\n"
-                text = _member_text(header, grid, setup, grids, distinct, pid_index)
-                (partial / f"{path.name}_{member:04d}.dat").write_bytes(text)
-        scratch_path.unlink()
+        with single_threaded_blas():
+            summary = solve_stream(theory_card, operator_card, each, backend, **solve_kwargs)
+        t_evolved = time.perf_counter()
+        members = n_rep + (1 if with_mean else 0)
+        (partial / f"{path.name}.info").write_text(
+            _lhafmt.info_text(_info(setup, path.name, grids, distinct, members, pids, info)), encoding="utf-8")
+        grid = np.empty((n_t, 14, nx))
+        for member in range(members):
+            r = member - 1 if with_mean else member
+            if r < 0:
+                grid[:] = mean
+                header = "PdfType: central\n"
+            else:
+                store.replica(r, grid)
+                header = "PdfType: replica\n" if members > 1 else "PdfType: central\n"
+                if members > 1:
+                    header += f"FromMCReplica: {r + 1}\n"
+            text = _member_text(header, grid, setup, grids, distinct, pid_index)
+            (partial / f"{path.name}_{member:04d}.dat").write_bytes(text)
+        store.close()
         os.rename(partial, path)  # fails (nothing replaced) if something appeared at path meanwhile
     except BaseException:
+        if store is not None:
+            store.close()
         shutil.rmtree(partial, ignore_errors=True)
         raise
     t_end = time.perf_counter()

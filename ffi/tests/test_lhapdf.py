@@ -228,3 +228,14 @@ def test_exportgrid_round_trip_and_fit_errors(tmp_path):
     (fit / "nnfit" / "replica_2" / "FIT.exportgrid").unlink()
     with pytest.raises(FileNotFoundError, match="replica_2.*has no exportgrid"):
         ekoc.read_fit(fit)
+
+
+def test_scratch_file_gives_the_same_set(tmp_path):
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "disk").mkdir()
+    a, *_ = _set(tmp_path / "memory")
+    b, *_ = _set(tmp_path / "disk", max_memory_bytes=0)  # every value through the scratch file
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir()) and "evolved.scratch" not in names
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
