@@ -175,42 +175,40 @@ class ReplicaEvolver:
     def __init__(self, pdfs: np.ndarray):
         r, _, nx = pdfs.shape
         self.nx, self.n = nx, r
-        # in the evolution basis, laid out (14, nx, R): each basis element's block is a BLAS operand
-        self._pdfs = np.ascontiguousarray(np.einsum("ef,rfx->exr", _TO_EVOLUTION, pdfs))
+        # in the evolution basis, (R, 14, nx): a run of basis elements is one (R, k nx) BLAS operand
+        self._pdfs = np.ascontiguousarray(np.matmul(_TO_EVOLUTION, pdfs))
         self._operator = np.empty((14, nx, 14, nx))
-        self._out = np.empty((14, nx, r))
-        self._tmp = np.empty((nx, r))
+        self._out = np.empty((r, 14, nx))
+        self._tmp = np.empty((r, nx))
 
     def evolve(self, target) -> np.ndarray:
-        nx = self.nx
+        nx, n = self.nx, self.n
         op = self._operator
         target.evolution_into(op)
-        present = [[bool(np.count_nonzero(op[c, :, d, :])) for d in range(14)] for c in range(14)]
-        pdfs = self._pdfs.reshape(14 * nx, self.n)
         for c in range(14):
-            out = self._out[c]
+            present = [bool(np.count_nonzero(op[c, :, d, :])) for d in range(14)]
+            out = self._out[:, c, :]  # (R, nx), rows 14 nx apart: a BLAS operand as it is
             first = True
             d = 0
             while d < 14:  # runs of adjacent non-zero blocks: one product each
-                if not present[c][d]:
+                if not present[d]:
                     d += 1
                     continue
                 end = d
-                while end < 14 and present[c][end]:
+                while end < 14 and present[end]:
                     end += 1
                 block = op[c, :, d:end, :].reshape(nx, (end - d) * nx)
-                rows = pdfs[d * nx:end * nx]
+                rows = self._pdfs[:, d:end, :].reshape(n, (end - d) * nx)
                 if first:
-                    np.matmul(block, rows, out=out)
+                    np.matmul(rows, block.T, out=out)
                     first = False
                 else:
-                    np.matmul(block, rows, out=self._tmp)
+                    np.matmul(rows, block.T, out=self._tmp)
                     out += self._tmp
                 d = end
             if first:
                 out[:] = 0.0
-        flavour = _FROM_EVOLUTION @ self._out.reshape(14, nx * self.n)
-        return np.ascontiguousarray(flavour.reshape(14, nx, self.n).transpose(2, 0, 1))
+        return np.matmul(_FROM_EVOLUTION, self._out)  # back to the flavour basis, (R, 14, nx)
 
 
 def evolve_pdfs(theory_card, operator_or_q2grid, pdfs, *, on_target: Callable | None = None, xgrid=None,
