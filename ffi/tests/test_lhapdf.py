@@ -239,3 +239,24 @@ def test_scratch_file_gives_the_same_set(tmp_path):
     assert names == sorted(p.name for p in b.iterdir()) and "evolved.scratch" not in names
     for name in names:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_no_eko_needed(tmp_path):
+    """The whole route with eko (and NNPDF) made unimportable."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['eko'] = None; sys.modules['ekobox'] = None; sys.modules['evolven3fit'] = None\n"
+        "import numpy as np, ekoc, test_lhapdf as t\n"
+        "s = ekoc.write_lhapdf(sys.argv[1], t._theory(), t._operator([(3.0, 4), (4.92, 4), (4.92, 5), (10.0, 5)]),"
+        " t._replicas(2))\n"
+        "assert ekoc.read_lhapdf(sys.argv[1])['info']['NumMembers'] == 3 and 'eko' not in sys.modules or "
+        "sys.modules['eko'] is None\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    result = subprocess.run([sys.executable, "-c", script, str(tmp_path / "NoEko")], capture_output=True, text=True,
+                            env=env, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (tmp_path / "NoEko" / "NoEko_0002.dat").is_file()
