@@ -134,6 +134,7 @@ class EkoTarWriter:
         self._free = queue.Queue()  # buffer pairs not being written
         self._todo = queue.Queue()  # (header, value, error, pair or None); None ends the thread
         self._failure: BaseException | None = None
+        self._cancelled = False  # the caller failed: what is still queued is not written
         self._nx = None
         self._written = set()
 
@@ -178,7 +179,7 @@ class EkoTarWriter:
                 return
             header, value, error, pair = item
             try:
-                if self._failure is None:  # after a failure, only hand the buffers back
+                if self._failure is None and not self._cancelled:  # else only hand the buffers back
                     self._write_one(header, value, error)
             except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
                 self._failure = exc
@@ -235,6 +236,7 @@ class EkoTarWriter:
         self._todo.put((header, pair[0], pair[1], pair))
 
     def __exit__(self, exc_type, exc, tb):
+        self._cancelled = exc_type is not None
         try:
             self._stop_thread()
             if exc_type is None:
