@@ -39,13 +39,18 @@ if [ ${#need_pip[@]} -gt 0 ]; then
   "$PY" -m pip install -q "${need_pip[@]}"
 fi
 # Optional clients, used only by ffi/tests/test_pineko.py (pineko, which
-# brings pineappl; it needs eko) and ffi/tests/test_dask.py (dask.distributed).
-# Those tests skip, naming the package, when it is missing, so a failed
-# install only warns. EKOC_INSTALL_CLIENTS=0 skips these installs.
+# brings pineappl; it needs eko), ffi/tests/test_dask.py (dask.distributed)
+# and ffi/tests/test_nnpdf_fit.py (NNPDF's evolven3fit: nnpdf[nolha], which
+# brings tensorflow, ~1.5 min on a fresh machine; EKOC_INSTALL_NNPDF=0 skips
+# it alone). Those tests skip, naming the package, when it is missing, so a
+# failed install only warns. EKOC_INSTALL_CLIENTS=0 skips these installs.
 if [ "${EKOC_INSTALL_CLIENTS:-1}" = "1" ]; then
   optional=()
   if [ "${EKOC_SKIP_EKO:-0}" != "1" ]; then
     "$PY" -c "import pineko, pineappl" 2>/dev/null || optional+=("pineko==0.6.0")
+    if [ "${EKOC_INSTALL_NNPDF:-1}" = "1" ]; then
+      "$PY" -c "import evolven3fit, n3fit" 2>/dev/null || optional+=("nnpdf[nolha]==4.1.5")
+    fi
   fi
   "$PY" -c "import distributed" 2>/dev/null || optional+=("dask[distributed]")
   for pkg in ${optional[@]+"${optional[@]}"}; do

@@ -7,6 +7,7 @@ libekoc, from Python.
     pdf_mu = sol[(mu2, nf)].apply(pdf_mu0)              # (14, nx) -> (14, nx)
     sol, table = ekoc.profile(theory_card, operator_card)
     ekoc.solve_to_eko(theory_card, operator_card, "eko.tar")  # streamed: a few targets in memory
+    ekoc.write_lhapdf("MySet", theory_card, operator_card, replicas)  # an LHAPDF6 set, no eko needed
 
 See ffi/README.md for the library lookup (EKOC_LIB), the eko accelerator
 (``python -m ekoc.accel script.py``), the scipy LowLevelCallable
@@ -21,6 +22,9 @@ from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeErr
                       EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
                       EkocUnsupportedFieldError, EkocValueError, EkocWarning)
 from ._ekofile import solve_to_eko
+from ._evolve import evolve_pdfs
+from ._exportgrid import read_exportgrid, read_fit, write_exportgrid
+from ._lhapdf import read_lhapdf, write_lhapdf
 from ._lib import library_path
 from ._nspace import evolution_kernel, evolution_kernel_qed, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
@@ -35,7 +39,7 @@ __all__ = [
     "EkocUnsupportedFieldError", "EkocValueError", "EkocWarning", "IntegrationWarning", "Job", "JobResult",
     "NSpaceCache", "ProfileTable",
     "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "evolution_kernel_qed", "gamma_ns", "gamma_singlet",
-    "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
-    "solve_many", "solve_stream", "solve_to_eko", "submit",
-    "supported",
+    "evolve_pdfs", "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel",
+    "read_exportgrid", "read_fit", "read_lhapdf", "solve", "solve_many", "solve_stream", "solve_to_eko", "submit",
+    "supported", "write_exportgrid", "write_lhapdf",
 ]

@@ -31,7 +31,6 @@ import errno
 import json
 import os
 import pathlib
-import shutil
 import tarfile
 import tempfile
 from collections.abc import Mapping
@@ -118,62 +117,32 @@ def job_record(path, token: str) -> dict | None:
 
 
 def _write_atomic(tc, oc, path: pathlib.Path, fill, job: dict | None = None) -> dict | None:
-    """The EKO file at `path` (checked by _checked_target) with eko's
-    writer: metadata, the cards tc / oc (eko objects), the recipes eko would
-    list, then fill(put), where put(ep, value, error) writes the operator of
-    target ep to disk at once (eko's per-target operator and error files)
-    and keeps no copy. Built under a hidden name next to `path` in a
-    staging folder, both named by host and pid (ekoc._publish), and
-    published when complete, never over a file that appeared at `path`
-    meanwhile (OutputExistsError). Nothing is left behind on any failure
-    (fill's, Ctrl-C and SIGTERM included). `job`: the record written as
+    """The EKO file at `path` (checked by _checked_target): eko's metadata,
+    the cards tc / oc (eko objects) and the recipes eko would list, written
+    by eko into a staging folder named by host and pid (ekoc._publish),
+    then fill(writer), which hands each target to the writer
+    (ekoc._ekotar.EkoTarWriter: put(ep, value, error) or put_target(target))
+    and each goes into the archive at once, no copy kept. Built under a
+    hidden name next to `path` and published when complete, never over a
+    file that appeared at `path` meanwhile (OutputExistsError); the staging
+    folder is removed before. Nothing is left behind on any failure (fill's,
+    Ctrl-C and SIGTERM included). `job`: the record written as
     ekoc-job.json (its "token" and what fill adds to it); a file at `path`
     holding the same token counts as this write's (returns its record, as
     for a retried job whose first run published); else returns None."""
-    from eko.io.access import AccessConfigs
-    from eko.io.items import Operator, Target
-    from eko.io.struct import Builder
-    from eko.runner import recipes
+    from ._ekotar import EkoTarWriter
 
     with _sigterm.write_unit():
         _publish.remove_stale(tempfile.gettempdir(), path.parent)  # what killed writers left
-        partial = _publish.partial_name(path)
-        staging = None
         try:
-            staging = _publish.make_staging()
-            # eko.EKO.create's Builder, with ekoc's staging folder instead of an eko-* one
-            builder = Builder(path=staging, access=AccessConfigs(partial, readonly=False, open=True))
-            with builder:
-                out = builder.load_cards(tc, oc).build()
-                recipes.create(out)
-
-                def put(ep, value, error):
-                    target = Target.from_ep(ep)
-                    out.operators[target] = Operator(value, error)
-                    del out.operators[target]  # written to disk; drop the memory copy as eko does
-
-                fill(put)
-                if job is not None:
-                    (staging / JOB_MEMBER).write_text(json.dumps(job), encoding="utf-8")
-            # leaving the block closed the EKO: the tar is complete at `partial`
-            if not partial.is_file():
-                raise OSError(f"to_eko: eko wrote no file at {str(partial)!r}")
-            shutil.rmtree(staging, ignore_errors=True)  # before publishing: a published file has nothing left over
-            try:
-                _publish.publish(partial, path)
-            except FileExistsError:
-                mine = job_record(path, job["token"]) if job is not None else None
-                if mine is None:
-                    raise _exists_error(path, "appeared while the EKO was computed") from None
-                return mine
-            return None
-        finally:
-            if staging is not None:
-                shutil.rmtree(staging, ignore_errors=True)  # eko leaves it on a failure
-            try:
-                partial.unlink()
-            except OSError:  # gone (published) or never made
-                pass
+            with EkoTarWriter(tc, oc, path, extra_member=(JOB_MEMBER, job)) as writer:
+                fill(writer)
+        except FileExistsError:  # the publish: a file appeared at `path`
+            mine = job_record(path, job["token"]) if job is not None else None
+            if mine is None:
+                raise _exists_error(path, "appeared while the EKO was computed") from None
+            return mine
+        return None
 
 
 def write_eko(solution, theory_card, operator_card, path) -> None:
@@ -187,10 +156,9 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
     tc, oc = _eko_cards(*cards_for_file(solution, theory_card, operator_card))
     path = _checked_target(path)
 
-    def fill(put):
+    def fill(writer):
         for ep in dict.fromkeys(oc.evolgrid):  # a repeated target is written once
-            op = solution[ep]
-            put(ep, op.operator.copy(), op.error.copy())
+            writer.put_target(solution[ep])
 
     _write_atomic(tc, oc, path, fill)
 
@@ -233,11 +201,8 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
     result = {}
     job = None if job_token is None else {"token": job_token}
 
-    def fill(put):
-        def on_target(target):
-            put(target.ep, target.operator, target.error)
-
-        result.update(solve_stream(theory_card, operator_card, on_target, backend, **solve_kwargs))
+    def fill(writer):
+        result.update(solve_stream(theory_card, operator_card, writer.put_target, backend, **solve_kwargs))
         if job is not None:
             job.update(failures=result["failures"], backend=result["backend"])
 

@@ -189,6 +189,27 @@ int ekoc_request_backend(const ekoc_theory *theory, const ekoc_request *request,
 int ekoc_operator_failed_flavor(const ekoc_operator *op, size_t i, uint8_t *flags, size_t len, size_t *n_flagged);
 int ekoc_operator_flavor(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len);
 int ekoc_operator_evolution(const ekoc_operator *op, size_t i, double *values, double *errors, size_t len);
+
+typedef struct ekoc_couplings ekoc_couplings;
+typedef struct ekoc_couplings_config {
+  int32_t order;
+  int32_t mode;
+  double alphas_ref;
+  double mu2_ref;
+  int32_t nf_ref;
+  double masses2[3];
+  double thresholds_ratio2[3];
+  double threshold_shift;
+  int32_t max_nf;
+  int32_t qed_order;
+  double alphaem_ref;
+  int32_t em_running;
+} ekoc_couplings_config;
+void ekoc_couplings_config_default(ekoc_couplings_config *cfg);
+size_t ekoc_couplings_config_sizeof(void);
+int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out);
+void ekoc_couplings_free(ekoc_couplings *c);
+int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out);
 int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in, double *pdf_out, size_t len,
                         ekoc_profile *profile);
 
@@ -288,7 +309,8 @@ def _check_symbols(lib, origin: str, path: pathlib.Path) -> None:
 def _check_layout(lib) -> None:
     pairs = [("ekoc_theory", lib.ekoc_theory_sizeof), ("ekoc_request", lib.ekoc_request_sizeof),
              ("ekoc_nspace_config", lib.ekoc_nspace_config_sizeof),
-             ("ekoc_kernel_args", lib.ekoc_kernel_args_sizeof)]
+             ("ekoc_kernel_args", lib.ekoc_kernel_args_sizeof),
+             ("ekoc_couplings_config", lib.ekoc_couplings_config_sizeof)]
     for name, fn in pairs:
         want = int(fn())
         got = ffi.sizeof(name)

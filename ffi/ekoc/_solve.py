@@ -81,9 +81,21 @@ class TargetOperator:
         nx = len(self.xgrid)
         op = np.empty((14, nx, 14, nx))
         err = np.empty((14, nx, 14, nx))
-        check(load().ekoc_operator_flavor(self._h.ptr, self._i, dptr(op), dptr(err), op.size),
-              "ekoc_operator_flavor")
+        self.flavor_into(op, err)
         self._op, self._err = op, err
+
+    def flavor_into(self, operator: np.ndarray, error: np.ndarray) -> None:
+        """Fills `operator` and `error` (C-contiguous float64 arrays of shape
+        (14, nx, 14, nx), the caller's) with what .operator / .error return,
+        without allocating: a writer of many targets reuses two buffers."""
+        nx = len(self.xgrid)
+        for name, arr in (("operator", operator), ("error", error)):
+            if not (isinstance(arr, np.ndarray) and arr.dtype == np.float64 and arr.shape == (14, nx, 14, nx)
+                    and arr.flags.c_contiguous and arr.flags.writeable):
+                raise ValueError(f"flavor_into: {name} must be a writeable C-contiguous float64 array of shape "
+                                 f"(14, {nx}, 14, {nx})")
+        check(load().ekoc_operator_flavor(self._h.ptr, self._i, dptr(operator), dptr(error), operator.size),
+              "ekoc_operator_flavor")
 
     @property
     def operator(self) -> np.ndarray:
@@ -116,9 +128,22 @@ class TargetOperator:
         nx = len(self.xgrid)
         op = np.empty((14, nx, 14, nx))
         err = np.empty((14, nx, 14, nx))
-        check(load().ekoc_operator_evolution(self._h.ptr, self._i, dptr(op), dptr(err), op.size),
-              "ekoc_operator_evolution")
+        self.evolution_into(op, err)
         return op, err
+
+    def evolution_into(self, operator: np.ndarray, error: np.ndarray | None = None) -> None:
+        """Fills the caller's arrays (as flavor_into's) with evolution_basis()'s
+        values and, unless `error` is None, errors."""
+        nx = len(self.xgrid)
+        for name, arr in (("operator", operator), ("error", error)):
+            if arr is not None and not (isinstance(arr, np.ndarray) and arr.dtype == np.float64
+                                        and arr.shape == (14, nx, 14, nx) and arr.flags.c_contiguous
+                                        and arr.flags.writeable):
+                raise ValueError(f"evolution_into: {name} must be a writeable C-contiguous float64 array of "
+                                 f"shape (14, {nx}, 14, {nx})")
+        check(load().ekoc_operator_evolution(self._h.ptr, self._i, dptr(operator),
+                                             ffi.NULL if error is None else dptr(error), operator.size),
+              "ekoc_operator_evolution")
 
     def apply(self, pdf):
         """Evolves a PDF given at mu_0^2 on the grid to this target.

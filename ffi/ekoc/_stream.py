@@ -85,9 +85,8 @@ def solve_stream(theory_card, operator_card, on_target: Callable, backend: str =
     stream = _Stream(run.setup, on_target)
     failures = [0]
 
-    def count(op):  # the whole computation's count, the same in every view
-        if stream.calls == 1:
-            failures[0] = int(lib.ekoc_operator_failures(op._h.ptr))
+    def count(op):  # each view holds the count so far (the N-space engine adds a chunk's): the last is the total
+        failures[0] = int(lib.ekoc_operator_failures(op._h.ptr))
         on_target(op)
 
     stream.on_target = count

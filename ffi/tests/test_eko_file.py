@@ -171,17 +171,17 @@ def test_failed_tar_write_leaves_nothing(tmp_path, eko_tmp, monkeypatch):
 
 def test_failure_while_writing_operators_leaves_nothing(tmp_path, eko_tmp, monkeypatch):
     sol, _, _ = _solve()
-    real = type(sol[sol.targets[0]]).operator
+    real = type(sol[sol.targets[0]]).flavor_into  # how the writer reads each target
 
     calls = []
 
-    def second_fails(self):
+    def second_fails(self, operator, error):
         calls.append(1)
         if len(calls) == 2:
             raise OSError(5, "I/O error (simulated)")
-        return real.fget(self)
+        return real(self, operator, error)
 
-    monkeypatch.setattr(type(sol[sol.targets[0]]), "operator", property(second_fails))
+    monkeypatch.setattr(type(sol[sol.targets[0]]), "flavor_into", second_fails)
     with pytest.raises(OSError, match="simulated"):
         sol.to_eko(tmp_path / "out.tar")
     _assert_clean(tmp_path, eko_tmp, ["system_tmp"])

@@ -117,7 +117,7 @@ int ekoc_request_backend(const ekoc_theory *th_in, const ekoc_request *rq_in, in
  * before the next. */
 static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ekoc_request *rq, const ekoc_targets *tg,
                       const double *mu2, ekoc_profile *prof, ekoc_operator **out, ekoc_target_fn fn, void *data) {
-  size_t n = tg->n_distinct, chunk = fn ? 1 : n, t, i, n_failed = 0;
+  size_t n = tg->n_distinct, chunk = fn ? EKOC_NSPACE_STREAM_TARGETS : n, t, i, j, n_failed = 0;
   ekoc_blockop *ops = calloc(n ? n : 1, sizeof *ops), *taints = calloc(n ? n : 1, sizeof *taints);
   int rc = ops && taints ? EKOC_OK : ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_compute: out of memory");
   for (i = 0; rc == EKOC_OK && i < n; ++i) {
@@ -125,12 +125,14 @@ static int run_nspace(const ekoc_plan *plan, const ekoc_interp *interp, const ek
     ekoc_blockop_init(&taints[i], rq->nx);
   }
   for (t = 0; rc == EKOC_OK && t < n; t += chunk) {
-    rc = ekoc_nspace_engine_run(plan, interp, rq, t, chunk, NULL, prof, ops + t, taints + t, &n_failed);
-    if (rc == EKOC_OK && fn) { /* the view's ekoc_operator_failures: the count so far */
-      rc = ekoc_compose_hand_out(tg, mu2, t, rq->nf0, plan->unified, rq->backend, n_failed, &ops[t], &taints[t], fn,
-                                 data);
-      ekoc_blockop_clear(&ops[t]);
-      ekoc_blockop_clear(&taints[t]);
+    size_t count = n - t < chunk ? n - t : chunk;
+    rc = ekoc_nspace_engine_run(plan, interp, rq, t, count, NULL, prof, ops + t, taints + t, &n_failed);
+    for (j = t; fn && j < t + count; ++j) { /* the view's ekoc_operator_failures: the count so far */
+      if (rc == EKOC_OK)
+        rc = ekoc_compose_hand_out(tg, mu2, j, rq->nf0, plan->unified, rq->backend, n_failed, &ops[j], &taints[j],
+                                   fn, data);
+      ekoc_blockop_clear(&ops[j]);
+      ekoc_blockop_clear(&taints[j]);
     }
   }
   if (rc == EKOC_OK && !fn)

@@ -130,6 +130,13 @@ int ekoc_estimate_target_blocks_of(int nf0, int nf, int unified, int *max_blocks
 /* values per node of a family's tower: the QCD ones, and the QED ones (ad/nspace.h) */
 #define QCD_MAX_TOWER (9 * EKOC_MAX_MATCHING_ORDER)
 
+/* Targets held at once when streamed: the N-space backend inverts
+ * EKOC_NSPACE_STREAM_TARGETS together, the others compose one at a time. */
+static size_t streamed_targets(const ekoc_request *rq, const ekoc_targets *tg) {
+  size_t k = rq->backend == EKOC_BACKEND_NSPACE ? EKOC_NSPACE_STREAM_TARGETS : 1;
+  return tg->n_distinct < k ? tg->n_distinct : k;
+}
+
 /* The distinct targets' operators, their failure masks (as large: composed
  * only when an integral misses its tolerance) and the bookkeeping. */
 static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, size_t block, int streamed, int unified,
@@ -143,12 +150,13 @@ static size_t operators_bytes(const ekoc_request *rq, const ekoc_targets *tg, si
   for (d = 0; d < tg->n_distinct; ++d) {
     if (!streamed)
       sum = sat_add(sum, (size_t)blocks[tg->nf[d]]);
-    else if ((size_t)blocks[tg->nf[d]] > sum) /* streamed: one target held at a time, the largest */
+    else if ((size_t)blocks[tg->nf[d]] > sum) /* streamed: the largest target, times those held at once */
       sum = (size_t)blocks[tg->nf[d]];
     if (most[tg->nf[d]] > *max_blocks) *max_blocks = most[tg->nf[d]];
   }
+  if (streamed) sum = sat_mul(sum, streamed_targets(rq, tg)); /* that many of the largest */
   bytes = sat_mul3(sum, block, 2);
-  bytes = sat_add(bytes, sat_mul3(streamed ? 1 : tg->n_distinct, 2, sizeof(ekoc_blockop)));
+  bytes = sat_add(bytes, sat_mul3(streamed ? streamed_targets(rq, tg) : tg->n_distinct, 2, sizeof(ekoc_blockop)));
   bytes = sat_add(bytes, sat_mul(tg->n_distinct, sizeof(ekoc_plan_step[EKOC_PLAN_MAX_STEPS]) + 2 * sizeof(int32_t)));
   /* the operator's and the targets' per-index arrays */
   bytes = sat_add(bytes, sat_mul(tg->n, 2 * (sizeof(double) + sizeof(int32_t) + 2 * sizeof(size_t))));
@@ -228,7 +236,7 @@ static size_t driver_bytes(const ekoc_request *rq, int threads, int unified) {
  * of a path, each part's towers and values, and per thread the band
  * products' scratch (functions x 2 nodes, 2 nodes x nx, functions x nx). */
 static size_t nspace_bytes(const ekoc_request *rq, const ekoc_targets *tg, int streamed, int threads, int max_blocks) {
-  size_t cap = EKOC_NSPACE_NODES_MAX + 1, targets = streamed ? 1 : tg->n_distinct, blocks = (size_t)max_blocks;
+  size_t cap = EKOC_NSPACE_NODES_MAX + 1, targets = streamed ? streamed_targets(rq, tg) : tg->n_distinct, blocks = (size_t)max_blocks;
   size_t parts = sat_add(tg->n_distinct, 6), block = sat_mul(cap, sizeof(ekoc_complex));
   size_t functions = sat_mul(targets, blocks), ld = sat_add(rq->nx, 48), bytes, per_thread;
   bytes = sat_mul3(sat_add(sat_add(parts, targets), 2 + targets), blocks, block);

@@ -30,6 +30,16 @@ static inline int ekoc_nspace_computes_method(int32_t method, int32_t order) {
 #define EKOC_NSPACE_NODES_FIRST 64
 #define EKOC_NSPACE_NODES_MAX 512
 
+/* Targets inverted together when streamed (ekoc_compute_stream): the band
+ * work of an inversion is shared by its targets, so one at a time repeats
+ * it per target (NNPDF 40000000, fit grid, 57 targets, 1 thread: 18.7 s
+ * one at a time, 4.3-4.9 s 16 at a time (478 MB), 2.8-3.1 s 32 at a time
+ * (625 MB), 3.0-3.5 s all 57 held (945 MB)); a bounded number keeps the
+ * memory bounded whatever the number of targets. */
+#ifndef EKOC_NSPACE_STREAM_TARGETS
+#define EKOC_NSPACE_STREAM_TARGETS 32
+#endif
+
 /* The magnification of the QED runs (evol/nspace_engine.c): NNPDF 40000100
  * on pineko's grid, 2 targets, 104 entries flagged at EKOC_BAND_MAGNIFICATION
  * (then 12.8), none at 9 (0.28 s against 0.72 s). */
