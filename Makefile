@@ -25,15 +25,11 @@ ifeq ($(SAN),1)
   LDSAN := -fsanitize=address,undefined
   BUILD := build-san
 endif
-# EKORE_FEATURES=exact-g3 or lha-tables (rust-bridge/ekore/Cargo.toml) builds a reference
-# variant of the crate into its own target and build folders.
-EKORE_FEATURES ?=
-CARGO_TARGET   := target
-ifneq ($(EKORE_FEATURES),)
-  CARGO_TARGET := target-$(EKORE_FEATURES)
-  BUILD        := $(BUILD)-$(EKORE_FEATURES)
-endif
-CARGO_FLAGS := --release --offline --quiet --target-dir $(CARGO_TARGET) $(if $(EKORE_FEATURES),--features $(EKORE_FEATURES))
+# (The exact g3 and the LHA tables' P_ns^(2)+ constant, once the reference builds
+# EKORE_FEATURES=exact-g3 / lha-tables, are the run-time theory.physics now:
+# `build/perf/lha --physics exact`, docs/physics.md §12.9.)
+CARGO_TARGET := target
+CARGO_FLAGS  := --release --offline --quiet --target-dir $(CARGO_TARGET)
 CFLAGS  := $(CFLAGS_BASE) $(EXTRA_CFLAGS)
 LDLIBS  := -lgsl -lgslcblas -lm -lpthread -ldl -fopenmp $(LDSAN)
 
@@ -345,5 +341,6 @@ $(BUILD)/src/evol/blockop.o: CFLAGS += -O3
 gpu-check:
 	bash perf/gpu_check.sh
 
+# (build-exact-g3, build-lha-tables and their target-* folders: left by the former reference builds)
 clean:
 	rm -rf build build-san build-cuda build-fuzz build-exact-g3 build-lha-tables $(RUST_DIR)/target $(RUST_DIR)/target-exact-g3 $(RUST_DIR)/target-lha-tables
