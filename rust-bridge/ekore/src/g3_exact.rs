@@ -34,12 +34,14 @@ pub fn g3_exact(n: C64, s1_n: C64) -> C64 {
     let mut s1_m = s1_n;
     let mut sign = 1.0;
     let mut acc = C64::ZERO;
-    while m.re < 10.0 || m.abs() < 15.0 {
-        let inv = m.recip();
+    let mut inv = m.recip();
+    // |M| < 15 as |M|^2 < 225 (no square root); each 1/M serves two steps
+    while m.re < 10.0 || m.norm_sqr() < 225.0 {
         acc += (ZETA2 - s1_m * inv) * inv * sign; // h(M)
         sign = -sign;
         m = m + 1.0;
-        s1_m += m.recip(); // S_1(M+1) = S_1(M) + 1/(M+1)
+        inv = m.recip();
+        s1_m += inv; // S_1(M+1) = S_1(M) + 1/(M+1)
     }
     acc + g3_large(m) * sign
 }

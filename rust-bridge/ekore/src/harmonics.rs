@@ -290,8 +290,13 @@ pub struct Sums {
     /// from: `SumValues::from_sums` reuses them instead of evaluating them again
     pub psi: [[C64; 4]; 2],
     /// where eko approximates, which physics the quantities computed from
-    /// these sums take (`crate::physics`; `Sums::new` gives eko's)
-    pub physics: Physics,
+    /// these sums take (`crate::physics`; `Sums::new` gives eko's, `with_physics`
+    /// sets it, `physics()` reads it)
+    physics: Physics,
+    /// g_3(N) exactly, computed once by `with_physics(Physics::Exact)` (each NLO
+    /// non-singlet sector reads it, and the exact function costs several times
+    /// the fit); 0 and unused with eko's physics
+    g3_exact_n: C64,
 }
 
 impl Sums {
@@ -323,11 +328,30 @@ impl Sums {
             s_half_minus: sums_at(&pb),
             psi: [pa, pb],
             physics: Physics::Eko,
+            g3_exact_n: C64::ZERO,
         })
+    }
+    /// The sums from their values (`ffi`'s packed sums), for eko's physics.
+    pub(crate) fn from_values(
+        n: C64,
+        s: [C64; 4],
+        s_half: [C64; 3],
+        s_half_minus: [C64; 3],
+        psi: [[C64; 4]; 2],
+    ) -> Sums {
+        Sums { n, s, s_half, s_half_minus, psi, physics: Physics::Eko, g3_exact_n: C64::ZERO }
     }
     /// The same sums for the quantities of `physics`.
     pub fn with_physics(self, physics: Physics) -> Sums {
-        Sums { physics, ..self }
+        let g3_exact_n = match physics {
+            Physics::Eko => C64::ZERO,
+            Physics::Exact => crate::g3_exact::g3_exact(self.n, self.s1()),
+        };
+        Sums { physics, g3_exact_n, ..self }
+    }
+    /// The physics of the quantities computed from these sums.
+    pub fn physics(&self) -> Physics {
+        self.physics
     }
     pub fn s1(&self) -> C64 {
         self.s[0]
@@ -351,9 +375,12 @@ impl Sums {
             singlet_like,
         )
     }
-    /// g_3(N) of these sums' physics (eko's fit or exact).
+    /// g_3(N) of these sums' physics (eko's fit or exact: `g3_with`'s value).
     pub fn g3(&self) -> C64 {
-        g3_with(self.physics, self.n, self.s1())
+        match self.physics {
+            Physics::Eko => g3(self.n, self.s1()),
+            Physics::Exact => self.g3_exact_n,
+        }
     }
     /// g_3(M) of these sums' physics at another argument M, given S_1(M).
     pub fn g3_at(&self, m: C64, s1_m: C64) -> C64 {

@@ -84,12 +84,12 @@ impl SumValues {
     /// `harmonics::Sums::new` has already evaluated at the same two points
     /// (N/2 + 1, N/2 + 1/2): bitwise the same values, two polygamma
     /// evaluations fewer where a caller needs both kinds of sums. S_{-2,1}
-    /// takes the g_3 of `s.physics` (eko's fit, as `new`, or exact).
+    /// takes the g_3 of `s.physics()` (eko's fit, as `new`, or exact).
     pub fn from_sums(s: &Sums, is_singlet: bool) -> Result<SumValues, PolygammaError> {
         if s.n == C64::ZERO {
             return Err(PolygammaError::Pole);
         }
-        Self::from_polygammas(s.physics, s.n, is_singlet, s.psi[0], s.psi[1])
+        Self::from_polygammas(s.physics(), s.n, is_singlet, s.psi[0], s.psi[1])
     }
 
     /// The sums from pa = psi_0..3(N/2 + 1) and pb = psi_0..3(N/2 + 1/2).

@@ -72,7 +72,7 @@ impl Mellin {
             inv,
             sums,
             near_one,
-            physics: s.physics,
+            physics: s.physics(),
         }
     }
 

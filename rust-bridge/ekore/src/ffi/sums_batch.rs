@@ -11,7 +11,6 @@ use super::check::{check_n, check_ptr, sums, Arg, Poles};
 use super::EKORE_OK;
 use crate::complex::C64;
 use crate::harmonics::Sums;
-use crate::physics::Physics;
 
 /// Doubles per point of the packed harmonic sums (19 complex numbers).
 pub const EKORE_SUMS_LEN: usize = 38;
@@ -59,8 +58,7 @@ pub(super) unsafe fn unpack(v: *const f64, p: usize) -> Sums {
         r
     };
     let (s, h, hm) = (row(1, 4), row(5, 3), row(8, 3));
-    let (half, half_minus) = ([h[0], h[1], h[2]], [hm[0], hm[1], hm[2]]);
-    Sums { n: at(v, p, 0), s, s_half: half, s_half_minus: half_minus, psi: [row(11, 4), row(15, 4)], physics: Physics::Eko }
+    Sums::from_values(at(v, p, 0), s, [h[0], h[1], h[2]], [hm[0], hm[1], hm[2]], [row(11, 4), row(15, 4)])
 }
 
 /// The harmonic sums of the `count` points N_p = n_re[p] + i n_im[p] into
