@@ -204,19 +204,23 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 # one inversion per target: docs/physics.md §3.2) unless CONVERGED_BACKEND
 # says otherwise (batch: eko's x-space products; the adaptive driver takes
 # minutes at these settings).
+# PHYSICS=exact runs every part with the tables' physics instead of eko's
+# (theory.physics: the exact g3(N) and the P_ns^(2)+ constant -173.927,
+# docs/physics.md §12.9; the summary lines end in physics=exact).
 CONVERGED_BACKEND ?= nspace
+PHYSICS ?= eko
 lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized $(BUILD)/perf/lha_time_like
-	$(BUILD)/perf/lha --backend $(BACKEND)
-	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged
-	$(BUILD)/perf/lha_polarized --backend $(BACKEND)
-	$(BUILD)/perf/lha_polarized --backend $(CONVERGED_BACKEND) --settings converged
-	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
-	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged
+	$(BUILD)/perf/lha --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
+	$(BUILD)/perf/lha_polarized --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha_polarized --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
 
 # the time-like parts alone (perf/lha_time_like.c: against a converged HOPPET reference)
 lha-time-like: $(BUILD)/perf/lha_time_like
-	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
-	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
 
 # the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
 # docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study

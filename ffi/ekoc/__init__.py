@@ -20,7 +20,7 @@ from ._dask import JobResult, TargetArrays, solve_many
 from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeError, EkocMemoryError,
                       EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
                       EkocUnsupportedFieldError, EkocValueError, EkocWarning)
-from ._ekofile import solve_to_eko
+from ._ekofile import eko_file_metadata, solve_to_eko
 from ._lib import library_path
 from ._nspace import evolution_kernel, evolution_kernel_qed, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
@@ -35,7 +35,7 @@ __all__ = [
     "EkocUnsupportedFieldError", "EkocValueError", "EkocWarning", "IntegrationWarning", "Job", "JobResult",
     "NSpaceCache", "ProfileTable",
     "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "evolution_kernel_qed", "gamma_ns", "gamma_singlet",
-    "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
+    "eko_file_metadata", "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel", "solve",
     "solve_many", "solve_stream", "solve_to_eko", "submit",
     "supported",
 ]

@@ -13,10 +13,14 @@ killed writer leaves (kill -9) is removed by the next write on the host
 
 solve_to_eko writes the same file without holding the operators: each
 target is written as the C library composes it (ekoc_compute_stream).
-Given a job token (solve_many gives each job one), the file also holds
-``ekoc-job.json``, {"token", "failures", "backend"}: a retry of the same
-job that finds its own finished file returns its summary instead of
-failing with OutputExistsError; a file without that token is never taken.
+Every file ekoc writes holds ``ekoc-metadata.json``, ekoc's own metadata
+next to eko's: {"physics": "eko" or "exact"}, the physics the operators
+were computed with (ekoc.solve's `physics`; eko's own files have no such
+member: read it with ekoc.eko_file_metadata). Given a job token
+(solve_many gives each job one), the file also holds ``ekoc-job.json``,
+{"token", "failures", "backend", "physics"}: a retry of the same job that
+finds its own finished file returns its summary instead of failing with
+OutputExistsError; a file without that token is never taken.
 
 The cards written are the solved ones (Solution.theory_card /
 operator_card) unless others are given; given cards must ask for the same
@@ -41,6 +45,8 @@ from ._errors import EkocFieldError, EkocFieldTypeError, render
 
 #: the member of a job's EKO file that names the job (see the module docstring)
 JOB_MEMBER = "ekoc-job.json"
+#: ekoc's own metadata in every EKO file it writes (see the module docstring)
+METADATA_MEMBER = "ekoc-metadata.json"
 
 
 def cards_for_file(solution, theory_card=None, operator_card=None):
@@ -104,25 +110,40 @@ def _checked_target(path) -> pathlib.Path:
     return path
 
 
+def _member_json(path, name: str):
+    """The JSON member `name` of the tar at `path`, or None (no file, not a
+    tar, no such member, not JSON)."""
+    try:
+        with tarfile.open(path, "r:") as tar:
+            member = tar.getmember(f"./{name}")
+            return json.loads(tar.extractfile(member).read().decode("utf-8"))
+    except (OSError, KeyError, ValueError, tarfile.TarError, AttributeError):
+        return None
+
+
 def job_record(path, token: str) -> dict | None:
     """The ekoc-job.json of the EKO file at `path` when it names `token`
     (the file is that job's finished output), else None (no file, another
     job's or nobody's file, not a tar)."""
-    try:
-        with tarfile.open(path, "r:") as tar:
-            member = tar.getmember(f"./{JOB_MEMBER}")
-            record = json.loads(tar.extractfile(member).read().decode("utf-8"))
-    except (OSError, KeyError, ValueError, tarfile.TarError, AttributeError):
-        return None
+    record = _member_json(path, JOB_MEMBER)
     return record if isinstance(record, dict) and record.get("token") == token else None
 
 
-def _write_atomic(tc, oc, path: pathlib.Path, fill, job: dict | None = None) -> dict | None:
+def eko_file_metadata(path) -> dict | None:
+    """ekoc's own metadata of the EKO file at `path` ({"physics": "eko" or
+    "exact"}), or None for a file ekoc did not write (eko's own) or that
+    cannot be read as an EKO tar."""
+    record = _member_json(path, METADATA_MEMBER)
+    return record if isinstance(record, dict) else None
+
+
+def _write_atomic(tc, oc, path: pathlib.Path, fill, metadata: dict, job: dict | None = None) -> dict | None:
     """The EKO file at `path` (checked by _checked_target) with eko's
     writer: metadata, the cards tc / oc (eko objects), the recipes eko would
     list, then fill(put), where put(ep, value, error) writes the operator of
     target ep to disk at once (eko's per-target operator and error files)
-    and keeps no copy. Built under a hidden name next to `path` in a
+    and keeps no copy, then `metadata` (as fill leaves it) as ekoc's
+    ekoc-metadata.json. Built under a hidden name next to `path` in a
     staging folder, both named by host and pid (ekoc._publish), and
     published when complete, never over a file that appeared at `path`
     meanwhile (OutputExistsError). Nothing is left behind on any failure
@@ -153,6 +174,7 @@ def _write_atomic(tc, oc, path: pathlib.Path, fill, job: dict | None = None) -> 
                     del out.operators[target]  # written to disk; drop the memory copy as eko does
 
                 fill(put)
+                (staging / METADATA_MEMBER).write_text(json.dumps(metadata), encoding="utf-8")
                 if job is not None:
                     (staging / JOB_MEMBER).write_text(json.dumps(job), encoding="utf-8")
             # leaving the block closed the EKO: the tar is complete at `partial`
@@ -192,7 +214,7 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
             op = solution[ep]
             put(ep, op.operator.copy(), op.error.copy())
 
-    _write_atomic(tc, oc, path, fill)
+    _write_atomic(tc, oc, path, fill, {"physics": solution.physics})
 
 
 def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job_token: str | None = None,
@@ -209,7 +231,8 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
     appeared during the computation: OutputExistsError, that file left as it
     is); nothing is left at `path` when the computation or the write fails.
     Returns solve_stream's summary {"failures", "timing", "profile",
-    "backend"}.
+    "backend", "physics"}; the file's ekoc-metadata.json records the
+    physics (ekoc.eko_file_metadata).
 
     job_token: a string naming this job (a scheduler's task id) written into
     the file; when `path` already holds a file with the same token (a retry
@@ -231,6 +254,7 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
             return _reused(done)
     path = _checked_target(path)
     result = {}
+    metadata = {}
     job = None if job_token is None else {"token": job_token}
 
     def fill(put):
@@ -238,14 +262,15 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
             put(target.ep, target.operator, target.error)
 
         result.update(solve_stream(theory_card, operator_card, on_target, backend, **solve_kwargs))
+        metadata.update(physics=result["physics"])
         if job is not None:
-            job.update(failures=result["failures"], backend=result["backend"])
+            job.update(failures=result["failures"], backend=result["backend"], physics=result["physics"])
 
-    done = _write_atomic(tc, oc, path, fill, job)
+    done = _write_atomic(tc, oc, path, fill, metadata, job)
     return result if done is None else _reused(done)
 
 
 def _reused(record: dict) -> dict:
     """solve_to_eko's summary for a file a previous run of the job wrote."""
     return {"failures": int(record.get("failures", 0)), "timing": {}, "profile": None,
-            "backend": record.get("backend"), "reused": True}
+            "backend": record.get("backend"), "physics": record.get("physics"), "reused": True}

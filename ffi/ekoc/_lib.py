@@ -217,6 +217,12 @@ int32_t ekore_gamma_ns_batch_n3lo(uint32_t order, uint32_t mode, const ekore_n3l
                                   const double *n_im, size_t count, uint32_t nf, double *out_re, double *out_im);
 int32_t ekore_gamma_singlet_batch_n3lo(uint32_t order, const ekore_n3lo *n3lo, const double *n_re, const double *n_im,
                                        size_t count, uint32_t nf, double *out_re, double *out_im);
+int32_t ekore_gamma_ns_all_batch_physics(uint32_t order, const ekore_n3lo *n3lo, uint32_t physics, const double *n_re,
+                                         const double *n_im, size_t count, uint32_t nf, double *out_re,
+                                         double *out_im);
+int32_t ekore_gamma_singlet_batch_physics(uint32_t order, const ekore_n3lo *n3lo, uint32_t physics,
+                                          const double *n_re, const double *n_im, size_t count, uint32_t nf,
+                                          double *out_re, double *out_im);
 size_t ekore_gamma_qed_len(uint32_t sector, uint32_t order_qcd, uint32_t order_qed);
 int32_t ekore_gamma_qed_batch(uint32_t sector, uint32_t order_qcd, uint32_t order_qed, const ekore_n3lo *n3lo,
                               const double *n_re, const double *n_im, size_t count, uint32_t nf, double *out_re,

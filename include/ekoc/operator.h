@@ -78,8 +78,8 @@ typedef struct ekoc_theory {
 /* N-space values the batch backend can keep from one computation to the next
  * (the basis transforms on the Talbot path, the anomalous dimensions and
  * OMEs at its nodes): they depend only on the x grid, the degree and the
- * batch rule, and on (order, nf) — not on alpha_s, the scales, the method or
- * the scale variation. Give one cache to a series of computations on the
+ * batch rule, and on (order, nf, physics) — not on alpha_s, the scales, the
+ * method or the scale variation. Give one cache to a series of computations on the
  * same grid (scans over theories, the LHA tables) through
  * ekoc_request.nspace_cache; a computation on another grid or rule empties
  * it. At most max_bytes (0: EKOC_NSPACE_CACHE_DEFAULT_BYTES) are held, about
