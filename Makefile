@@ -25,15 +25,11 @@ ifeq ($(SAN),1)
   LDSAN := -fsanitize=address,undefined
   BUILD := build-san
 endif
-# EKORE_FEATURES=exact-g3 or lha-tables (rust-bridge/ekore/Cargo.toml) builds a reference
-# variant of the crate into its own target and build folders.
-EKORE_FEATURES ?=
-CARGO_TARGET   := target
-ifneq ($(EKORE_FEATURES),)
-  CARGO_TARGET := target-$(EKORE_FEATURES)
-  BUILD        := $(BUILD)-$(EKORE_FEATURES)
-endif
-CARGO_FLAGS := --release --offline --quiet --target-dir $(CARGO_TARGET) $(if $(EKORE_FEATURES),--features $(EKORE_FEATURES))
+# (The exact g3 and the LHA tables' P_ns^(2)+ constant, once the reference builds
+# EKORE_FEATURES=exact-g3 / lha-tables, are the run-time theory.physics now:
+# `build/perf/lha --physics exact`, docs/physics.md §12.9.)
+CARGO_TARGET := target
+CARGO_FLAGS  := --release --offline --quiet --target-dir $(CARGO_TARGET)
 CFLAGS  := $(CFLAGS_BASE) $(EXTRA_CFLAGS)
 LDLIBS  := -lgsl -lgslcblas -lm -lpthread -ldl -fopenmp $(LDSAN)
 
@@ -208,19 +204,23 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 # one inversion per target: docs/physics.md §3.2) unless CONVERGED_BACKEND
 # says otherwise (batch: eko's x-space products; the adaptive driver takes
 # minutes at these settings).
+# PHYSICS=exact runs every part with the tables' physics instead of eko's
+# (theory.physics: the exact g3(N) and the P_ns^(2)+ constant -173.927,
+# docs/physics.md §12.9; the summary lines end in physics=exact).
 CONVERGED_BACKEND ?= nspace
+PHYSICS ?= eko
 lha: $(BUILD)/perf/lha $(BUILD)/perf/lha_polarized $(BUILD)/perf/lha_time_like
-	$(BUILD)/perf/lha --backend $(BACKEND)
-	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged
-	$(BUILD)/perf/lha_polarized --backend $(BACKEND)
-	$(BUILD)/perf/lha_polarized --backend $(CONVERGED_BACKEND) --settings converged
-	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
-	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged
+	$(BUILD)/perf/lha --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
+	$(BUILD)/perf/lha_polarized --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha_polarized --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
 
 # the time-like parts alone (perf/lha_time_like.c: against a converged HOPPET reference)
 lha-time-like: $(BUILD)/perf/lha_time_like
-	$(BUILD)/perf/lha_time_like --backend $(BACKEND)
-	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged
+	$(BUILD)/perf/lha_time_like --backend $(BACKEND) --physics $(PHYSICS)
+	$(BUILD)/perf/lha_time_like --backend $(CONVERGED_BACKEND) --settings converged --physics $(PHYSICS)
 
 # the Les Houches 2023 aN3LO benchmark, arXiv:2406.16188 (perf/lh23.py,
 # docs/benchmarks.md): ekoc against eko's and MSHT's tables of the study
@@ -345,5 +345,6 @@ $(BUILD)/src/evol/blockop.o: CFLAGS += -O3
 gpu-check:
 	bash perf/gpu_check.sh
 
+# (build-exact-g3, build-lha-tables and their target-* folders: left by the former reference builds)
 clean:
 	rm -rf build build-san build-cuda build-fuzz build-exact-g3 build-lha-tables $(RUST_DIR)/target $(RUST_DIR)/target-exact-g3 $(RUST_DIR)/target-lha-tables

@@ -108,6 +108,15 @@ enum {
   EKOC_SV_EXPANDED = 2        /* scheme B: K-factor applied to the last segment */
 };
 
+/* Where eko 0.15.7 approximates, which physics is computed (theory.physics,
+ * ekoc_nspace_config.physics; docs/physics.md §12.9). */
+enum {
+  EKOC_PHYSICS_EKO = 0,  /* eko's (the default): g_3(N) of the NLO non-singlet from a 7-term fit, and the
+                            n_f delta(1-x) constant of the parametrised P^(2)+_ns as -173.924 */
+  EKOC_PHYSICS_EXACT = 1 /* the exact g_3(N) (wherever S_{-2,1} enters) and the constant -173.927 of the
+                            parametrisation's authors (Pegasus, HOPPET: the LHA tables' physics) */
+};
+
 /* Evolution sectors, named by eko's mode ids. */
 enum {
   EKOC_SECTOR_NS_PLUS = 10101,

@@ -53,6 +53,27 @@
 #define EKORE_ERR_VARIATION -7
 
 /**
+ * A physics choice (the `physics` argument of the `*_physics` entry points)
+ * that is neither EKORE_PHYSICS_EKO nor EKORE_PHYSICS_EXACT.
+ */
+#define EKORE_ERR_PHYSICS -8
+
+/**
+ * Physics choice (`*_physics` entry points; docs/physics.md §12.9): eko
+ * 0.15.7's approximations, the 7-term fit of g_3(N) and the n_f delta(1-x)
+ * constant -173.924 of the parametrised P^(2)+_ns. What every entry point
+ * without a `physics` argument computes.
+ */
+#define EKORE_PHYSICS_EKO 0
+
+/**
+ * Physics choice: the exact g_3(N) (wherever S_{-2,1} enters: NLO
+ * non-singlet, NNLO OMEs, the N3LO sums) and the constant -173.927 of the
+ * parametrisation's authors (Pegasus, HOPPET: the LHA tables' physics).
+ */
+#define EKORE_PHYSICS_EXACT 1
+
+/**
  * Non-singlet mode: ns+ (eko sector 10101, T_k evolution).
  */
 #define EKORE_MODE_NS_PLUS 10101
@@ -365,6 +386,63 @@ int32_t ekore_gamma_ns_all_batch_sums(uint32_t order,
                                       double *out_im);
 
 /**
+ * `ekore_gamma_singlet_batch_n3lo` with the physics `physics` where eko
+ * approximates: EKORE_PHYSICS_EKO gives bitwise `ekore_gamma_singlet_batch_n3lo`,
+ * EKORE_PHYSICS_EXACT the exact g_3(N) and the -173.927 constant of
+ * P^(2)+_ns (docs/physics.md §12.9). Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_singlet_batch_physics(uint32_t order,
+                                          const struct ekore_n3lo *n3lo,
+                                          uint32_t physics,
+                                          const double *n_re,
+                                          const double *n_im,
+                                          size_t count,
+                                          uint32_t nf,
+                                          double *out_re,
+                                          double *out_im);
+
+/**
+ * `ekore_gamma_ns_all_batch_n3lo` with the physics `physics`, as
+ * `ekore_gamma_singlet_batch_physics`. Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_ns_all_batch_physics(uint32_t order,
+                                         const struct ekore_n3lo *n3lo,
+                                         uint32_t physics,
+                                         const double *n_re,
+                                         const double *n_im,
+                                         size_t count,
+                                         uint32_t nf,
+                                         double *out_re,
+                                         double *out_im);
+
+/**
+ * `ekore_gamma_singlet_batch_sums` with the physics `physics` (the packed
+ * sums hold none: the same packing serves both), as
+ * `ekore_gamma_singlet_batch_physics`. Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_singlet_batch_sums_physics(uint32_t order,
+                                               const struct ekore_n3lo *n3lo,
+                                               uint32_t physics,
+                                               const double *sums,
+                                               size_t count,
+                                               uint32_t nf,
+                                               double *out_re,
+                                               double *out_im);
+
+/**
+ * `ekore_gamma_ns_all_batch_sums` with the physics `physics`, as
+ * `ekore_gamma_singlet_batch_sums_physics`. Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_ns_all_batch_sums_physics(uint32_t order,
+                                              const struct ekore_n3lo *n3lo,
+                                              uint32_t physics,
+                                              const double *sums,
+                                              size_t count,
+                                              uint32_t nf,
+                                              double *out_re,
+                                              double *out_im);
+
+/**
  * The harmonic sums of the `count` points N_p = n_re[p] + i n_im[p] into
  * `out` (`count*EKORE_SUMS_LEN` doubles, point-major; the layout is the
  * crate's: pass it on to the `*_batch_sums` entry points only). Every point
@@ -434,6 +512,56 @@ int32_t ekore_ome_singlet_batch_sums(uint32_t order,
                                      double *out_im);
 
 /**
+ * `ekore_ome_ns` with the physics `physics` where eko approximates
+ * (EKORE_PHYSICS_EKO: bitwise `ekore_ome_ns`; EKORE_PHYSICS_EXACT: the exact
+ * g_3(N) in S_{-2,1}, docs/physics.md §12.9). Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_ome_ns_physics(uint32_t order,
+                             uint32_t physics,
+                             double n_re,
+                             double n_im,
+                             uint32_t nf,
+                             double l,
+                             double *out_re,
+                             double *out_im);
+
+/**
+ * `ekore_ome_singlet` with the physics `physics`, as `ekore_ome_ns_physics`.
+ */
+int32_t ekore_ome_singlet_physics(uint32_t order,
+                                  uint32_t physics,
+                                  double n_re,
+                                  double n_im,
+                                  uint32_t nf,
+                                  double l,
+                                  double *out_re,
+                                  double *out_im);
+
+/**
+ * `ekore_ome_ns_batch_sums` with the physics `physics`, as `ekore_ome_ns_physics`.
+ */
+int32_t ekore_ome_ns_batch_sums_physics(uint32_t order,
+                                        uint32_t physics,
+                                        const double *sums,
+                                        size_t count,
+                                        uint32_t nf,
+                                        double l,
+                                        double *out_re,
+                                        double *out_im);
+
+/**
+ * `ekore_ome_singlet_batch_sums` with the physics `physics`, as `ekore_ome_ns_physics`.
+ */
+int32_t ekore_ome_singlet_batch_sums_physics(uint32_t order,
+                                             uint32_t physics,
+                                             const double *sums,
+                                             size_t count,
+                                             uint32_t nf,
+                                             double l,
+                                             double *out_re,
+                                             double *out_im);
+
+/**
  * Checks an N3LO choice: EKORE_OK, or EKORE_ERR_NULL, or EKORE_ERR_VARIATION
  * when use_fhmruvv is neither 0 nor 1. Variation entries beyond eko's ranges
  * are accepted and computed as eko computes them, as the central value
@@ -488,6 +616,25 @@ int32_t ekore_gamma_qed_batch(uint32_t sector,
                               uint32_t nf,
                               double *out_re,
                               double *out_im);
+
+/**
+ * `ekore_gamma_qed_batch` with the physics `physics` where eko approximates
+ * (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_qed_batch`; EKORE_PHYSICS_EXACT:
+ * the exact g_3(N) and the -173.927 constant of P^(2)+_ns in the QCD
+ * entries and the exact g_3 in the O(a_s a_em) ones, docs/physics.md §12.9).
+ * Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_qed_batch_physics(uint32_t sector,
+                                      uint32_t order_qcd,
+                                      uint32_t order_qed,
+                                      const struct ekore_n3lo *n3lo,
+                                      uint32_t physics,
+                                      const double *n_re,
+                                      const double *n_im,
+                                      size_t count,
+                                      uint32_t nf,
+                                      double *out_re,
+                                      double *out_im);
 
 /**
  * The three time-like non-singlet towers (ns+, ns-, nsV) at `count` points,
@@ -558,6 +705,34 @@ int32_t ekore_ome_singlet_tl(uint32_t order,
                              double *out_im);
 
 /**
+ * `ekore_gamma_ns_all_batch_tl` with the physics `physics` where eko
+ * approximates (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_ns_all_batch_tl`;
+ * EKORE_PHYSICS_EXACT: the exact g_3(N) of the NLO non-singlet, docs/physics.md
+ * §16.5). The time-like OMEs (O(a_s)) take no physics. Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_ns_all_batch_tl_physics(uint32_t order,
+                                            uint32_t physics,
+                                            const double *n_re,
+                                            const double *n_im,
+                                            size_t count,
+                                            uint32_t nf,
+                                            double *out_re,
+                                            double *out_im);
+
+/**
+ * `ekore_gamma_singlet_batch_tl` with the physics `physics`, as
+ * `ekore_gamma_ns_all_batch_tl_physics`.
+ */
+int32_t ekore_gamma_singlet_batch_tl_physics(uint32_t order,
+                                             uint32_t physics,
+                                             const double *n_re,
+                                             const double *n_im,
+                                             size_t count,
+                                             uint32_t nf,
+                                             double *out_re,
+                                             double *out_im);
+
+/**
  * The polarized non-singlet towers of the three sectors at `count` points,
  * `order` 1..3, as `ekore_gamma_ns_all_batch`: writes `count*3*order` values,
  * out[(3*p + m)*order + k] = Delta gamma^(k) of sector m (m = 0 ns+ (10101),
@@ -622,6 +797,58 @@ int32_t ekore_ome_singlet_pol(uint32_t order,
                               double l,
                               double *out_re,
                               double *out_im);
+
+/**
+ * `ekore_gamma_ns_all_batch_pol` with the physics `physics` where eko
+ * approximates (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_ns_all_batch_pol`;
+ * EKORE_PHYSICS_EXACT: the exact g_3(N), docs/physics.md §16.5).
+ * Errors: also EKORE_ERR_PHYSICS.
+ */
+int32_t ekore_gamma_ns_all_batch_pol_physics(uint32_t order,
+                                             uint32_t physics,
+                                             const double *n_re,
+                                             const double *n_im,
+                                             size_t count,
+                                             uint32_t nf,
+                                             double *out_re,
+                                             double *out_im);
+
+/**
+ * `ekore_gamma_singlet_batch_pol` with the physics `physics`, as
+ * `ekore_gamma_ns_all_batch_pol_physics`.
+ */
+int32_t ekore_gamma_singlet_batch_pol_physics(uint32_t order,
+                                              uint32_t physics,
+                                              const double *n_re,
+                                              const double *n_im,
+                                              size_t count,
+                                              uint32_t nf,
+                                              double *out_re,
+                                              double *out_im);
+
+/**
+ * `ekore_ome_ns_pol` with the physics `physics`, as `ekore_gamma_ns_all_batch_pol_physics`.
+ */
+int32_t ekore_ome_ns_pol_physics(uint32_t order,
+                                 uint32_t physics,
+                                 double n_re,
+                                 double n_im,
+                                 uint32_t nf,
+                                 double l,
+                                 double *out_re,
+                                 double *out_im);
+
+/**
+ * `ekore_ome_singlet_pol` with the physics `physics`, as `ekore_gamma_ns_all_batch_pol_physics`.
+ */
+int32_t ekore_ome_singlet_pol_physics(uint32_t order,
+                                      uint32_t physics,
+                                      double n_re,
+                                      double n_im,
+                                      uint32_t nf,
+                                      double l,
+                                      double *out_re,
+                                      double *out_im);
 
 /**
  * The message of the last error of an `ekore_*` call on the calling thread

@@ -176,14 +176,16 @@ static void lha_part_setup(int order, int vfns, double rho, const double *grid, 
 }
 
 /* The options every LHA program takes (README): --backend, --threads,
- * --parts, --settings, --quiet. */
+ * --parts, --settings, --quiet, --physics (eko or exact: theory.physics,
+ * docs/physics.md §12.9; exact is the physics of the codes that made the tables). */
 typedef struct lha_cli {
-  const char *backend_name, *parts, *settings;
+  const char *backend_name, *parts, *settings, *physics_name;
   int threads, quiet;
+  int physics; /* EKOC_PHYSICS_* of --physics (set by lha_cli_check) */
 } lha_cli;
 
 static lha_cli lha_cli_default(void) {
-  lha_cli c = {"auto", NULL, "eko", 0, 0};
+  lha_cli c = {"auto", NULL, "eko", "eko", 0, 0, EKOC_PHYSICS_EKO};
   return c;
 }
 
@@ -205,14 +207,21 @@ static int lha_cli_arg(lha_cli *c, int argc, char **argv, int *i) {
     c->parts = argv[++*i];
   else if (!strcmp(a, "--settings"))
     c->settings = argv[++*i];
+  else if (!strcmp(a, "--physics"))
+    c->physics_name = argv[++*i];
   else
     return 0;
   return 1;
 }
 
-/* --settings into *converged and --backend into *backend; on a bad value
- * prints it, naming program `prog`, and returns 0. */
-static int lha_cli_check(const lha_cli *c, const char *prog, int *converged, int *backend) {
+/* --settings into *converged, --backend into *backend and --physics into
+ * c->physics; on a bad value prints it, naming program `prog`, and returns 0. */
+static int lha_cli_check(lha_cli *c, const char *prog, int *converged, int *backend) {
+  if (strcmp(c->physics_name, "eko") && strcmp(c->physics_name, "exact")) {
+    fprintf(stderr, "%s: unknown --physics '%s' (eko or exact)\n", prog, c->physics_name);
+    return 0;
+  }
+  c->physics = !strcmp(c->physics_name, "exact") ? EKOC_PHYSICS_EXACT : EKOC_PHYSICS_EKO;
   if (strcmp(c->settings, "converged") && strcmp(c->settings, "eko")) {
     fprintf(stderr, "%s: unknown --settings '%s' (eko or converged)\n", prog, c->settings);
     return 0;
@@ -227,19 +236,20 @@ static int lha_cli_check(const lha_cli *c, const char *prog, int *converged, int
 
 /* The two closing lines of a run (README: tools parse the second); `what`
  * names the digits line ("LHA" / "LHA polarized"), `suffix` is appended to
- * the summary line ("" or " polarized=1"). The statistics must be sorted
- * (stats_median). */
+ * the summary line ("" or " polarized=1"), then " physics=exact" for
+ * EKOC_PHYSICS_EXACT (eko's physics adds nothing: the default line is as
+ * before). The statistics must be sorted (stats_median). */
 static void lha_print_summary(const char *what, int parts, const stats *st, double median, double wall,
-                              const char *backend, int converged, const char *suffix) {
+                              const char *backend, int converged, const char *suffix, int physics) {
   if (!strcmp(backend, "auto") && lha_engine_ran >= 0 && lha_engine_ran < LHA_N_BACKENDS)
     backend = lha_backend_names[lha_engine_ran]; /* the engine auto ran */
   printf("\n%s digits: %zu of %zu entries within one unit of the last printed digit, %zu documented exceptions\n",
          what, st->within_unit, st->compared, st->exceptions);
   printf("LHA summary: parts=%d entries=%zu within_digit=%zu/%zu exceptions=%zu failures=%zu max_rel_dev=%.3e "
-         "median_rel_dev=%.3e worst=%s wall_s=%.3f backend=%s settings=%s%s\n",
+         "median_rel_dev=%.3e worst=%s wall_s=%.3f backend=%s settings=%s%s%s\n",
          parts, st->compared, st->within_unit, st->compared, st->exceptions, st->failures,
          st->n ? st->dev[st->n - 1] : 0.0, median, st->n ? st->worst_where : "-", wall, backend,
-         converged ? "converged" : "eko", suffix);
+         converged ? "converged" : "eko", suffix, physics == EKOC_PHYSICS_EXACT ? " physics=exact" : "");
 }
 
 #endif /* EKOC_PERF_LHA_COMMON_H */

@@ -37,7 +37,8 @@
  *    a cancellation. These stay in max/median_rel_dev.
  *
  * usage: lha_time_like [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N]
- *                      [--parts 2/1,3/2] [--quiet] [--matching-effect]
+ *                      [--parts 2/1,3/2] [--quiet] [--matching-effect] [--physics eko|exact]
+ *                      (theory.physics, docs/physics.md §12.9: the exact g3 of the NLO non-singlet)
  * Prints one comparison table per part, the exceptions, then one summary line
  * in perf/lha.c's format with `time_like=1` appended:
  *   LHA summary: parts=8 entries=E within_digit=K/E exceptions=X failures=F max_rel_dev=..
@@ -116,6 +117,7 @@ static const char *exception_reason(double refv, double diff, double colmax, int
 
 typedef struct options {
   int backend, threads, quiet, ngrid, iterations, degree, method, converged, matching_effect;
+  int physics; /* theory.physics (--physics) */
 } options;
 
 /* Evolves the model for part r at matching order `matching` (-1: eko's default) into
@@ -132,6 +134,7 @@ static int evolve(const lha_tl_part *r, const options *o, const double *grid, in
   lha_part_setup(r->order, r->vfns, r->rho, grid, (size_t)o->ngrid, &mu2, &nf_target, &th, &rq);
   th.time_like = 1;
   th.matching_order = matching;
+  th.physics = o->physics;
   rq.degree = o->degree;
   rq.method = o->method;
   rq.ev_op_iterations = o->iterations;
@@ -297,14 +300,14 @@ static int time_like_grid(int converged, int *ngrid, int degree, double *grid, e
 static int usage(const char *argv0, FILE *to, int status) {
   fprintf(to,
           "usage: %s [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts T/P,...] "
-          "[--quiet] [--matching-effect]\n  parts: 1/1 LO FFNS, 1/2 LO VFNS, 2/1-3 NLO FFNS, 3/1-3 NLO VFNS (rho = 1, 2, 1/2)\n",
+          "[--quiet] [--matching-effect] [--physics eko|exact]\n  parts: 1/1 LO FFNS, 1/2 LO VFNS, 2/1-3 NLO FFNS, 3/1-3 NLO VFNS (rho = 1, 2, 1/2)\n",
           argv0);
   return status;
 }
 
 int main(int argc, char **argv) {
   lha_cli cli = lha_cli_default();
-  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10, 4, EKOC_METHOD_ITERATE_EXACT, 0, 0};
+  options o = {EKOC_BACKEND_ADAPTIVE, 0, 0, 60, 10, 4, EKOC_METHOD_ITERATE_EXACT, 0, 0, EKOC_PHYSICS_EKO};
   int i, n_parts = 0, failed = 0;
   double grid[NGRID_MAX], t0, wall, median;
   ekoc_interp *interp = NULL;
@@ -322,6 +325,7 @@ int main(int argc, char **argv) {
   if (!lha_cli_check(&cli, "lha_time_like", &o.converged, &o.backend)) return 2;
   o.threads = cli.threads;
   o.quiet = cli.quiet;
+  o.physics = cli.physics;
   if (o.converged) {
     o.method = EKOC_METHOD_ORDERED_EXACT;
     o.iterations = 8;
@@ -340,7 +344,8 @@ int main(int argc, char **argv) {
   wall = now_s() - t0;
   ekoc_interp_free(interp);
   median = stats_median(&st);
-  lha_print_summary("LHA time-like", n_parts - failed, &st, median, wall, cli.backend_name, o.converged, " time_like=1");
+  lha_print_summary("LHA time-like", n_parts - failed, &st, median, wall, cli.backend_name, o.converged, " time_like=1",
+                    o.physics);
   free(st.dev);
   return failed ? 1 : 0;
 }

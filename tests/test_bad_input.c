@@ -354,6 +354,10 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=2", NULL);
   c = good_cfg(); c.order = EKOC_MAX_ORDER + 1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=5", NULL);
+  c = good_cfg(); c.physics = 2; /* where eko approximates: EKOC_PHYSICS_EKO or _EXACT only */
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "physics=2", "EKOC_PHYSICS_EXACT");
+  c = good_cfg(); c.physics = -1;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "physics=-1", NULL);
   /* polarized / time-like: what eko has of them (docs/physics.md §16) */
   c = good_cfg(); c.polarized = 1; c.time_like = 1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_UNSUPPORTED, "polarized=1 with time_like=1", NULL);
@@ -935,6 +939,8 @@ static void test_compute_theory(void **state) {
   COMPUTE_FAILS((th.order = 4, th.n3lo_ad_variation[1] = -1), EKOC_ERR_INVALID_ARGUMENT,
                 "theory.n3lo_ad_variation[1] (gq) = -1", NULL);
   COMPUTE_FAILS(th.use_fhmruvv = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=2", NULL);
+  COMPUTE_FAILS(th.physics = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.physics=2", "EKOC_PHYSICS_EKO (0)");
+  COMPUTE_FAILS(th.physics = INT32_MIN, EKOC_ERR_INVALID_ARGUMENT, "theory.physics=-2147483648", NULL);
   COMPUTE_FAILS(th.order = 5, EKOC_ERR_INVALID_ORDER, "theory.order=5", NULL);
   /* the physics axes: described by the API, refused until computed */
   /* QED: eko's iterate-exact only, no exponentiated variation with a fixed a_em, no GPU kernels */
@@ -1299,6 +1305,11 @@ static void test_ekore_abi(void **state) {
   EKORE(ekore_gamma_singlet_batch(3, NULL, nim, 3, 4, re.buf, im.buf), EKORE_ERR_NULL, NULL);
   EKORE(ekore_gamma_ns_batch(3, EKORE_MODE_NS_PLUS, nre, nim, 3, 4, re.buf, NULL), EKORE_ERR_NULL, NULL);
   EKORE(ekore_gamma_all(3, 2.0, 0.5, 4, re.buf, im.buf, NULL, im2.buf), EKORE_ERR_NULL, NULL);
+  /* the physics choice of the _physics forms: 0 (eko's) or 1 (exact), checked before the points */
+  EKORE(ekore_gamma_ns_all_batch_physics(2, NULL, 2, nre, nim, 3, 4, re.buf, im.buf), EKORE_ERR_PHYSICS,
+        "ekore_gamma_ns_all_batch_physics: physics = 2");
+  EKORE(ekore_ome_singlet_physics(2, UINT32_MAX, 2.0, 0.5, 4, 0.0, re.buf, im.buf), EKORE_ERR_PHYSICS, "4294967295");
+  EKORE(ekore_gamma_singlet_batch_pol_physics(2, 5, nre, nim, 3, 4, re.buf, im.buf), EKORE_ERR_PHYSICS, "5");
   /* count 0 with valid pointers: nothing to do, nothing written */
   EKORE(ekore_gamma_singlet_batch(3, nre, nim, 0, 4, re.buf, im.buf), EKORE_OK, NULL);
   poison_check(&re, "ekore out_re", __LINE__);

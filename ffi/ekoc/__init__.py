@@ -21,7 +21,7 @@ from ._dask import JobResult, TargetArrays, solve_many
 from ._errors import (EkocCancelled, EkocError, EkocFieldError, EkocFieldTypeError, EkocMemoryError,
                       EkocMissingFieldError, EkocNoDevice, EkocNotImplementedError, EkocNumericalError,
                       EkocUnsupportedFieldError, EkocValueError, EkocWarning)
-from ._ekofile import solve_to_eko
+from ._ekofile import eko_file_metadata, solve_to_eko
 from ._evolve import evolve_pdfs
 from ._exportgrid import read_exportgrid, read_fit, write_exportgrid
 from ._lhapdf import read_lhapdf, write_lhapdf
@@ -39,7 +39,7 @@ __all__ = [
     "EkocUnsupportedFieldError", "EkocValueError", "EkocWarning", "IntegrationWarning", "Job", "JobResult",
     "NSpaceCache", "ProfileTable",
     "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "evolution_kernel_qed", "gamma_ns", "gamma_singlet",
-    "evolve_pdfs", "lambert_grid", "library_path", "matching_kernel", "profile", "progress_bar", "quad_kernel",
-    "read_exportgrid", "read_fit", "read_lhapdf", "solve", "solve_many", "solve_stream", "solve_to_eko", "submit",
-    "supported", "write_exportgrid", "write_lhapdf",
+    "eko_file_metadata", "evolve_pdfs", "lambert_grid", "library_path", "matching_kernel", "profile",
+    "progress_bar", "quad_kernel", "read_exportgrid", "read_fit", "read_lhapdf", "solve", "solve_many",
+    "solve_stream", "solve_to_eko", "submit", "supported", "write_exportgrid", "write_lhapdf",
 ]

@@ -20,7 +20,9 @@ and logs one line saying which and why (logger "ekoc.accel").
 Environment (ekoc._env): EKOC_ACCEL=0 leaves eko alone (1, the default,
 does not); EKOC_ACCEL_BACKEND picks the ekoc backend (auto, the default:
 the N-space engine, batch where it does not compute the card yet; nspace,
-batch, adaptive, gpu). Any other value raises ValueError
+batch, adaptive, gpu); EKOC_ACCEL_PHYSICS the physics (eko, the default:
+eko's numbers; exact: the exact g3(N) and P_ns^(2)+ constant, recorded in
+the file's ekoc-metadata.json). Any other value raises ValueError
 naming the variable, when the hook is installed and at each call.
 """
 
@@ -59,6 +61,7 @@ def _make_solve(original):
     def solve(theory, operator, path):
         # a bad value is the user's typo: raised, not a reason to fall back
         accel, backend = _env.choice("EKOC_ACCEL"), _env.choice("EKOC_ACCEL_BACKEND")
+        physics = _env.choice("EKOC_ACCEL_PHYSICS")
         if accel == "0":
             log.info("eko computes this EKO: EKOC_ACCEL=0")
             return original(theory, operator, path)
@@ -73,15 +76,16 @@ def _make_solve(original):
         try:
             # streamed: each target written as it is composed, a few in memory;
             # a failure leaves nothing at `path`, so eko can still write it
-            result = solve_to_eko(theory, operator, pathlib.Path(path), backend=backend)
+            result = solve_to_eko(theory, operator, pathlib.Path(path), backend=backend, physics=physics)
         except ImportError as exc:  # EKOC_LIB names no libekoc, no library built, ...
             log.info("eko computes this EKO: libekoc could not be loaded (%s)", exc)
             return original(theory, operator, path)
         except (_errors.EkocError, NotImplementedError) as exc:
             log.info("eko computes this EKO: ekoc could not (%s)", exc)
             return original(theory, operator, path)
-        log.info("ekoc computed this EKO (%s, backend %s: %s, %d flagged integrals) in %.3f s -> %s", why, backend,
-                 result.get("backend", backend), result.get("failures", 0), time.perf_counter() - t0, path)
+        exact = "" if physics == "eko" else f", physics {physics}"  # eko's: the line as before
+        log.info("ekoc computed this EKO (%s, backend %s: %s, %d flagged integrals%s) in %.3f s -> %s", why, backend,
+                 result.get("backend", backend), result.get("failures", 0), exact, time.perf_counter() - t0, path)
         return None
 
     solve.__ekoc_accel__ = True
@@ -132,7 +136,7 @@ class _Finder(importlib.abc.MetaPathFinder):
 def install() -> None:
     """Installs the hook (idempotent); patches at once if eko is loaded.
     Raises ValueError (EkocFieldError) naming a bad EKOC_ACCEL /
-    EKOC_ACCEL_BACKEND before anything is installed."""
+    EKOC_ACCEL_BACKEND / EKOC_ACCEL_PHYSICS before anything is installed."""
     _env.check_all()
     _configure_logging()
     if _state["installed"]:

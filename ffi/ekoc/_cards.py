@@ -38,6 +38,9 @@ INVERSIONS = {"exact": MATCHING_BACKWARD_EXACT, "expanded": MATCHING_BACKWARD_EX
 BACKENDS = {"auto": 4, "nspace": 3, "batch": 1, "adaptive": 0, "gpu": 2}
 #: the engine that ran, by its C number (ekoc_operator_backend never gives auto)
 BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
+#: solve's `physics` (theory.physics): eko's approximations, or the exact g3(N) and the
+#: P_ns^(2)+ constant -173.927 (docs/physics.md §12.9)
+PHYSICS = {"eko": 0, "exact": 1}
 
 THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "matching_order"}
 OPERATOR_FIELDS = {"init", "mugrid", "xgrid", "configs", "debug", "eko_version"}
@@ -548,6 +551,7 @@ _C_FIELDS = [
     (r"\btheory\.matching_order\b", "theory_card.matching_order[0]"),
     (r"\btheory\.polarized\b", "operator_card.configs.polarized"),
     (r"\btheory\.time_like\b", "operator_card.configs.time_like"),
+    (r"\btheory\.physics\b", "physics"),  # solve's argument, not a card field
     (r"\ba0 = 0, want\b", "theory_card.couplings.alphas"),
     (r"\brequest\.mu2_0\b", "operator_card.init[0]"),
     (r"\brequest\.nf0\b", "operator_card.init[1]"),

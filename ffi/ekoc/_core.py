@@ -1,4 +1,4 @@
-"""Calls into libekoc with Python errors, and small wrappers (grid, profile)."""
+"""Calls into libekoc with Python errors, and small wrappers (grid, profile, the N-space cache)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from ._lib import ffi, load
 
 # ekore status codes (include/ekore.h) -> the ekoc status whose class they raise
 _EKORE_CLASS = {-1: "EKOC_ERR_NULL_POINTER", -2: "EKOC_ERR_INVALID_ORDER", -3: "EKOC_ERR_INVALID_MODE",
-                -4: "EKOC_ERR_INVALID_NF", -5: "EKOC_ERR_INVALID_ARGUMENT", -7: "EKOC_ERR_INVALID_ARGUMENT"}
+                -4: "EKOC_ERR_INVALID_NF", -5: "EKOC_ERR_INVALID_ARGUMENT", -7: "EKOC_ERR_INVALID_ARGUMENT",
+                -8: "EKOC_ERR_INVALID_ARGUMENT"}
 _EKORE_NAMES = {-1: "EKORE_ERR_NULL", -2: "EKORE_ERR_ORDER", -3: "EKORE_ERR_MODE", -4: "EKORE_ERR_NF",
-                -5: "EKORE_ERR_DOMAIN", -6: "EKORE_ERR_PANIC", -7: "EKORE_ERR_VARIATION"}
+                -5: "EKORE_ERR_DOMAIN", -6: "EKORE_ERR_PANIC", -7: "EKORE_ERR_VARIATION", -8: "EKORE_ERR_PHYSICS"}
 
 
 def check(status: int, where: str = "") -> None:
@@ -114,3 +115,34 @@ class Profile:
             out.append(Stage(ffi.string(name[0]).decode("utf-8", "replace"), int(a[0]), int(b[0])))
         out.dropped = int(lib.ekoc_profile_dropped(self.ptr))
         return out
+
+
+class NSpaceCache:
+    """N-space values the batch backend keeps from one solve to the next.
+
+    The basis transforms on the inversion path and the anomalous dimensions
+    at its nodes depend on the x grid, the interpolation degree, the batch
+    rule and (order, nf, physics), not on alpha_s, the scales, the method or
+    the scale variation: pass one cache to a series of ``solve(..., backend="batch",
+    nspace_cache=cache)`` calls on one grid (a scan over theories) and they
+    are computed once. The results are the same bits with or without it. A
+    solve on another grid empties it; at most ``max_bytes`` are held (0: the
+    library's default, 512 MiB); one solve uses it at a time (a concurrent
+    one runs without it). The C side is ekoc_nspace_cache.
+    """
+
+    def __init__(self, max_bytes: int = 0):
+        lib = load()
+        if max_bytes < 0:
+            raise ValueError(f"max_bytes={max_bytes} is negative")
+        out = ffi.new("ekoc_nspace_cache **")
+        check(lib.ekoc_nspace_cache_new(max_bytes, out), "ekoc_nspace_cache_new")
+        self._ptr = ffi.gc(out[0], lib.ekoc_nspace_cache_free)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of values held now."""
+        return int(load().ekoc_nspace_cache_bytes(self._ptr))
+
+    def __repr__(self):
+        return f"NSpaceCache(nbytes={self.nbytes})"

@@ -49,6 +49,7 @@ class JobResult:
     path: the EKO file written (jobs with a path), else None.
     operators: {(mu2, nf): TargetArrays} (jobs without a path), else None.
     failures: integrals that missed their tolerance (Solution.failures).
+    physics: the physics the job computed with ("eko" or "exact", solve's).
     seconds: wall time of the job on its worker (solve and write).
     worker: "host:pid" of the process that ran it.
     error: the exception the job raised (None when it succeeded);
@@ -59,6 +60,7 @@ class JobResult:
     path: pathlib.Path | None = None
     operators: dict | None = None
     failures: int = 0
+    physics: str = "eko"
     seconds: float = 0.0
     worker: str = ""
     error: BaseException | None = None
@@ -137,12 +139,14 @@ def _run_job(index: int, theory, operator, path: str | None, backend: str, kwarg
 
             summary = solve_to_eko(theory, operator, path, backend, job_token=token, **kwargs)
             out["failures"] = summary["failures"]
+            out["physics"] = summary.get("physics") or kwargs.get("physics", "eko")
             out["path"] = path
         else:
             from ._solve import solve
 
             sol = solve(theory, operator, backend, **kwargs)
             out["failures"] = sol.failures
+            out["physics"] = sol.physics
             out["operators"] = {ep: TargetArrays(op.operator, op.error) for ep, op in sol.items()}
     except Terminated:
         raise
@@ -175,7 +179,8 @@ def _sigterm_plugin():
 
 def _result(raw: dict) -> JobResult:
     res = JobResult(index=raw["index"], operators=raw.get("operators"), failures=raw.get("failures", 0),
-                    seconds=raw.get("seconds", 0.0), worker=raw.get("worker", ""), traceback=raw.get("traceback"))
+                    physics=raw.get("physics", "eko"), seconds=raw.get("seconds", 0.0), worker=raw.get("worker", ""),
+                    traceback=raw.get("traceback"))
     if raw.get("path") is not None:
         res.path = pathlib.Path(raw["path"])
     if raw.get("error") is not None:
@@ -243,8 +248,9 @@ def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers:
     resources: Dask worker resources each job needs (client.submit's
         `resources`), e.g. {"ekoc": 1} with workers started with
         `--resources ekoc=1` so that each runs one job at a time.
-    backend, solve_kwargs: as ekoc.solve (n_threads, epsabs, ...), applied to
-        every job; `progress` and `nspace_cache` cannot travel to a worker.
+    backend, solve_kwargs: as ekoc.solve (physics, n_threads, epsabs, ...),
+        applied to every job; `progress` and `nspace_cache` cannot travel to
+        a worker.
 
     A job that fails (a card ekoc cannot compute, an existing EKO file, a
     lost worker) gives a JobResult with `.error` set; the others go on.

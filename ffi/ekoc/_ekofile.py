@@ -13,10 +13,14 @@ killed writer leaves (kill -9) is removed by the next write on the host
 
 solve_to_eko writes the same file without holding the operators: each
 target is written as the C library composes it (ekoc_compute_stream).
-Given a job token (solve_many gives each job one), the file also holds
-``ekoc-job.json``, {"token", "failures", "backend"}: a retry of the same
-job that finds its own finished file returns its summary instead of
-failing with OutputExistsError; a file without that token is never taken.
+Every file ekoc writes holds ``ekoc-metadata.json``, ekoc's own metadata
+next to eko's: {"physics": "eko" or "exact"}, the physics the operators
+were computed with (ekoc.solve's `physics`; eko's own files have no such
+member: read it with ekoc.eko_file_metadata). Given a job token
+(solve_many gives each job one), the file also holds ``ekoc-job.json``,
+{"token", "failures", "backend", "physics"}: a retry of the same job that
+finds its own finished file returns its summary instead of failing with
+OutputExistsError; a file without that token is never taken.
 
 The cards written are the solved ones (Solution.theory_card /
 operator_card) unless others are given; given cards must ask for the same
@@ -40,6 +44,8 @@ from ._errors import EkocFieldError, EkocFieldTypeError, render
 
 #: the member of a job's EKO file that names the job (see the module docstring)
 JOB_MEMBER = "ekoc-job.json"
+#: ekoc's own metadata in every EKO file it writes (see the module docstring)
+METADATA_MEMBER = "ekoc-metadata.json"
 
 
 def cards_for_file(solution, theory_card=None, operator_card=None):
@@ -103,30 +109,45 @@ def _checked_target(path) -> pathlib.Path:
     return path
 
 
+def _member_json(path, name: str):
+    """The JSON member `name` of the tar at `path`, or None (no file, not a
+    tar, no such member, not JSON)."""
+    try:
+        with tarfile.open(path, "r:") as tar:
+            member = tar.getmember(f"./{name}")
+            return json.loads(tar.extractfile(member).read().decode("utf-8"))
+    except (OSError, KeyError, ValueError, tarfile.TarError, AttributeError):
+        return None
+
+
 def job_record(path, token: str) -> dict | None:
     """The ekoc-job.json of the EKO file at `path` when it names `token`
     (the file is that job's finished output), else None (no file, another
     job's or nobody's file, not a tar)."""
-    try:
-        with tarfile.open(path, "r:") as tar:
-            member = tar.getmember(f"./{JOB_MEMBER}")
-            record = json.loads(tar.extractfile(member).read().decode("utf-8"))
-    except (OSError, KeyError, ValueError, tarfile.TarError, AttributeError):
-        return None
+    record = _member_json(path, JOB_MEMBER)
     return record if isinstance(record, dict) and record.get("token") == token else None
 
 
-def _write_atomic(tc, oc, path: pathlib.Path, fill, job: dict | None = None) -> dict | None:
+def eko_file_metadata(path) -> dict | None:
+    """ekoc's own metadata of the EKO file at `path` ({"physics": "eko" or
+    "exact"}), or None for a file ekoc did not write (eko's own) or that
+    cannot be read as an EKO tar."""
+    record = _member_json(path, METADATA_MEMBER)
+    return record if isinstance(record, dict) else None
+
+
+def _write_atomic(tc, oc, path: pathlib.Path, fill, metadata: dict, job: dict | None = None) -> dict | None:
     """The EKO file at `path` (checked by _checked_target): eko's metadata,
     the cards tc / oc (eko objects) and the recipes eko would list, written
     by eko into a staging folder named by host and pid (ekoc._publish),
     then fill(writer), which hands each target to the writer
     (ekoc._ekotar.EkoTarWriter: put(ep, value, error) or put_target(target))
-    and each goes into the archive at once, no copy kept. Built under a
-    hidden name next to `path` and published when complete, never over a
-    file that appeared at `path` meanwhile (OutputExistsError); the staging
-    folder is removed before. Nothing is left behind on any failure (fill's,
-    Ctrl-C and SIGTERM included). `job`: the record written as
+    and each goes into the archive at once, no copy kept, then `metadata`
+    (as fill leaves it) as ekoc's ekoc-metadata.json. Built under a hidden
+    name next to `path` and published when complete, never over a file that
+    appeared at `path` meanwhile (OutputExistsError); the staging folder is
+    removed before. Nothing is left behind on any failure (fill's, Ctrl-C
+    and SIGTERM included). `job`: the record written as
     ekoc-job.json (its "token" and what fill adds to it); a file at `path`
     holding the same token counts as this write's (returns its record, as
     for a retried job whose first run published); else returns None."""
@@ -135,7 +156,8 @@ def _write_atomic(tc, oc, path: pathlib.Path, fill, job: dict | None = None) -> 
     with _sigterm.write_unit():
         _publish.remove_stale(tempfile.gettempdir(), path.parent)  # what killed writers left
         try:
-            with EkoTarWriter(tc, oc, path, extra_member=(JOB_MEMBER, job)) as writer:
+            members = [(METADATA_MEMBER, metadata), (JOB_MEMBER, job)]
+            with EkoTarWriter(tc, oc, path, extra_members=members) as writer:
                 fill(writer)
         except FileExistsError:  # the publish: a file appeared at `path`
             mine = job_record(path, job["token"]) if job is not None else None
@@ -160,7 +182,7 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
         for ep in dict.fromkeys(oc.evolgrid):  # a repeated target is written once
             writer.put_target(solution[ep])
 
-    _write_atomic(tc, oc, path, fill)
+    _write_atomic(tc, oc, path, fill, {"physics": solution.physics})
 
 
 def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job_token: str | None = None,
@@ -177,7 +199,8 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
     appeared during the computation: OutputExistsError, that file left as it
     is); nothing is left at `path` when the computation or the write fails.
     Returns solve_stream's summary {"failures", "timing", "profile",
-    "backend"}.
+    "backend", "physics"}; the file's ekoc-metadata.json records the
+    physics (ekoc.eko_file_metadata).
 
     job_token: a string naming this job (a scheduler's task id) written into
     the file; when `path` already holds a file with the same token (a retry
@@ -199,18 +222,20 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
             return _reused(done)
     path = _checked_target(path)
     result = {}
+    metadata = {}
     job = None if job_token is None else {"token": job_token}
 
     def fill(writer):
         result.update(solve_stream(theory_card, operator_card, writer.put_target, backend, **solve_kwargs))
+        metadata.update(physics=result["physics"])
         if job is not None:
-            job.update(failures=result["failures"], backend=result["backend"])
+            job.update(failures=result["failures"], backend=result["backend"], physics=result["physics"])
 
-    done = _write_atomic(tc, oc, path, fill, job)
+    done = _write_atomic(tc, oc, path, fill, metadata, job)
     return result if done is None else _reused(done)
 
 
 def _reused(record: dict) -> dict:
     """solve_to_eko's summary for a file a previous run of the job wrote."""
     return {"failures": int(record.get("failures", 0)), "timing": {}, "profile": None,
-            "backend": record.get("backend"), "reused": True}
+            "backend": record.get("backend"), "physics": record.get("physics"), "reused": True}

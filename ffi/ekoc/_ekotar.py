@@ -131,11 +131,12 @@ class EkoTarWriter:
 
     BUFFER_PAIRS = 2
 
-    def __init__(self, theory, operator, path: pathlib.Path, extra_member: tuple | None = None):
+    def __init__(self, theory, operator, path: pathlib.Path, extra_members=()):
         self.theory, self.operator, self.path = theory, operator, pathlib.Path(path)
         self.partial = _publish.partial_name(self.path)  # host and pid in the name: _publish.remove_stale
-        # (name, dict or None): a JSON member written at the end (the job record of ekoc._ekofile)
-        self.extra_member = extra_member
+        # [(name, dict or None)]: JSON members written at the end, as the dicts are then (ekoc._ekofile's
+        # metadata and job record; None: no member)
+        self.extra_members = list(extra_members)
         self._builder = self._tar = self._thread = self._staging = None
         self._free = queue.Queue()  # buffer pairs not being written
         self._todo = queue.Queue()  # (header, value, error, pair or None); None ends the thread
@@ -250,9 +251,9 @@ class EkoTarWriter:
             self._stop_thread()
             if exc_type is None:
                 self._raise_failure()
-                if self.extra_member is not None and self.extra_member[1] is not None:
-                    name, record = self.extra_member
-                    (self._folder / name).write_text(json.dumps(record), encoding="utf-8")
+                for name, record in self.extra_members:
+                    if record is not None:
+                        (self._folder / name).write_text(json.dumps(record), encoding="utf-8")
                 self._tar.add(self._folder, arcname=".")  # eko's own files: metadata, cards, recipes, folders
                 self._tar.close()
                 self._tar = None

@@ -6,7 +6,10 @@
   ekoc, ``0`` leaves eko alone;
 - ``EKOC_ACCEL_BACKEND``: the backend the accelerator uses: ``auto`` (the
   default: the N-space engine, batch where it does not compute the card
-  yet), ``nspace``, ``batch``, ``adaptive`` or ``gpu``.
+  yet), ``nspace``, ``batch``, ``adaptive`` or ``gpu``;
+- ``EKOC_ACCEL_PHYSICS``: the physics the accelerator computes (ekoc.solve's
+  `physics`): ``eko`` (the default: eko's numbers) or ``exact`` (the exact
+  g3(N) and P_ns^(2)+ constant, docs/physics.md §12.9).
 
 (The installer, ffi/setup.py, reads ``EKOC_LIB`` and ``EKOC_BUNDLE_LIB`` =
 0 / 1; the tests read ``EKOC_TEST_INSTALLED`` = 0 / 1; each checks its own.)
@@ -25,6 +28,7 @@ from ._errors import EkocFieldError
 CHOICES = {
     "EKOC_ACCEL": (("0", "1"), "1"),
     "EKOC_ACCEL_BACKEND": (("auto", "nspace", "batch", "adaptive", "gpu"), "auto"),
+    "EKOC_ACCEL_PHYSICS": (("eko", "exact"), "eko"),
 }
 
 

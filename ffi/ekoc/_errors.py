@@ -67,7 +67,7 @@ class EkocNumericalError(EkocError, ArithmeticError):
 class _FieldError:
     """A bad card field or argument, found in Python before the C library is
     called: `field` is its path (``operator_card.configs.ev_op_max_order``,
-    ``theory_card.couplings.alphas``, ``backend``, ``EKOC_ACCEL_BACKEND``),
+    ``theory_card.couplings.alphas``, ``backend``, ``physics``, ``EKOC_ACCEL_BACKEND``),
     `value` the value found (ABSENT for a missing one) and `why` what is wrong
     with it. The message is ``field=value: why`` with the value rendered by
     repr (every digit of a float). `status_name` is the status the C library

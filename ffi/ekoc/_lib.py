@@ -69,6 +69,8 @@ typedef struct ekoc_nspace_config {
   int32_t qed_reserved;
   double qed_log_step;
   const double *qed_couplings;
+  int32_t physics;
+  int32_t physics_reserved;
 } ekoc_nspace_config;
 int ekoc_beta(int32_t nf, double *beta_out4);
 int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,
@@ -132,6 +134,8 @@ typedef struct ekoc_theory {
   int32_t time_like;
   int32_t n3lo_ad_variation[7];
   int32_t use_fhmruvv;
+  int32_t reserved_0_2_padding;
+  int32_t physics;
 } ekoc_theory;
 
 typedef struct ekoc_nspace_cache ekoc_nspace_cache;
@@ -234,6 +238,12 @@ int32_t ekore_gamma_ns_batch_n3lo(uint32_t order, uint32_t mode, const ekore_n3l
                                   const double *n_im, size_t count, uint32_t nf, double *out_re, double *out_im);
 int32_t ekore_gamma_singlet_batch_n3lo(uint32_t order, const ekore_n3lo *n3lo, const double *n_re, const double *n_im,
                                        size_t count, uint32_t nf, double *out_re, double *out_im);
+int32_t ekore_gamma_ns_all_batch_physics(uint32_t order, const ekore_n3lo *n3lo, uint32_t physics, const double *n_re,
+                                         const double *n_im, size_t count, uint32_t nf, double *out_re,
+                                         double *out_im);
+int32_t ekore_gamma_singlet_batch_physics(uint32_t order, const ekore_n3lo *n3lo, uint32_t physics,
+                                          const double *n_re, const double *n_im, size_t count, uint32_t nf,
+                                          double *out_re, double *out_im);
 size_t ekore_gamma_qed_len(uint32_t sector, uint32_t order_qcd, uint32_t order_qed);
 int32_t ekore_gamma_qed_batch(uint32_t sector, uint32_t order_qcd, uint32_t order_qed, const ekore_n3lo *n3lo,
                               const double *n_re, const double *n_im, size_t count, uint32_t nf, double *out_re,

@@ -96,14 +96,34 @@ def _uint(value, name, lo, hi):
     return int(value)
 
 
-def gamma_ns(order: int, mode, N, nf: int):
+def _physics(physics) -> int:
+    """theory.physics of a `physics` argument: "eko" or "exact" (ekoc.solve's)."""
+    from . import _fields as F
+
+    return _cards.PHYSICS[F.choice(physics, "physics", list(_cards.PHYSICS))]
+
+
+#: eko's default N3LO choice (central values, FHMRUVV), as the crate's plain entry points take it
+_DEFAULT_N3LO = {"variation": [0] * 7, "use_fhmruvv": 1}
+
+
+def _gamma_physics(kind: str, order: int, physics: int, re, im, nf: int, out_re, out_im):
+    """The crate's _physics batch entry point of `kind` ("ns_all" or "singlet")."""
+    lib = load()
+    n3lo = ffi.new("ekore_n3lo *", _DEFAULT_N3LO)
+    fn = lib.ekore_gamma_ns_all_batch_physics if kind == "ns_all" else lib.ekore_gamma_singlet_batch_physics
+    return fn(order, n3lo, physics, dptr(re), dptr(im), re.size, nf, dptr(out_re), dptr(out_im))
+
+
+def gamma_ns(order: int, mode, N, nf: int, *, physics: str = "eko"):
     """Non-singlet anomalous dimensions gamma^(0..order-1)(N) of one sector
     (eko's gamma_ns; a_s = alpha_s/(4 pi) normalisation).
 
     order: 1..4 (LO..N3LO; N3LO with eko's default choice, central FHMRUVV:
     ekoc.ekore's gamma_ns takes eko's n3lo_ad_variation and use_fhmruvv);
     mode: 10101 / "ns+", 10201 / "ns-", 10200 / "nsV"; N: complex numbers
-    (any shape); nf: 3..6.
+    (any shape); nf: 3..6; physics: "eko" (eko's g3(N) fit and P^(2)+_ns
+    constant) or "exact" (as ekoc.solve's, docs/physics.md §12.9).
     Returns shape N.shape + (order,), index k the coefficient of a_s^(k+1).
     """
     lib = load()
@@ -113,9 +133,18 @@ def gamma_ns(order: int, mode, N, nf: int):
                      "gamma_ns")
     order = _uint(order, "order", 0, 2**31)
     nf = _uint(nf, "nf", 0, 2**31)
+    phys = _physics(physics)
     n, xp = _host(N)
     re, im = _split(n)
     size = max(order, 0)
+    if phys != _cards.PHYSICS["eko"]:  # all three sectors from the _physics entry point, this one kept
+        out_re = np.empty(re.size * 3 * size)
+        out_im = np.empty(re.size * 3 * size)
+        with _naming_n(n):
+            check_ekore(_gamma_physics("ns_all", order, phys, re, im, nf, out_re, out_im), "gamma_ns")
+        sector = {10101: 0, 10201: 1, 10200: 2}[m]
+        all3 = (out_re + 1j * out_im).reshape(n.shape + (3, order))
+        return _back(np.ascontiguousarray(all3[..., sector, :]), xp)
     out_re = np.empty(re.size * size)
     out_im = np.empty(re.size * size)
     with _naming_n(n):
@@ -125,19 +154,25 @@ def gamma_ns(order: int, mode, N, nf: int):
     return _back(res, xp)
 
 
-def gamma_singlet(order: int, N, nf: int):
+def gamma_singlet(order: int, N, nf: int, *, physics: str = "eko"):
     """Singlet anomalous-dimension matrices gamma_S^(0..order-1)(N) on
-    (Sigma, g) (eko's gamma_singlet). Returns shape N.shape + (order, 2, 2)."""
+    (Sigma, g) (eko's gamma_singlet; physics as gamma_ns's). Returns shape
+    N.shape + (order, 2, 2)."""
     lib = load()
     order = _uint(order, "order", 0, 2**31)
     nf = _uint(nf, "nf", 0, 2**31)
+    phys = _physics(physics)
     n, xp = _host(N)
     re, im = _split(n)
     out_re = np.empty(re.size * 4 * order)
     out_im = np.empty(re.size * 4 * order)
     with _naming_n(n):
-        check_ekore(lib.ekore_gamma_singlet_batch(order, dptr(re), dptr(im), re.size, nf, dptr(out_re),
-                                                  dptr(out_im)), "gamma_singlet")
+        if phys != _cards.PHYSICS["eko"]:
+            status = _gamma_physics("singlet", order, phys, re, im, nf, out_re, out_im)
+        else:
+            status = lib.ekore_gamma_singlet_batch(order, dptr(re), dptr(im), re.size, nf, dptr(out_re),
+                                                   dptr(out_im))
+        check_ekore(status, "gamma_singlet")
     res = (out_re + 1j * out_im).reshape(n.shape + (order, 2, 2))
     return _back(res, xp)
 
@@ -172,11 +207,12 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
            method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
            sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False, L: float = 0.0,
            matching_method: str = "forward", n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True,
-           polarized: bool = False, time_like: bool = False, where: str = "ekoc N-space"):
+           polarized: bool = False, time_like: bool = False, physics: str = "eko", where: str = "ekoc N-space"):
     """A cffi ekoc_nspace_config (kind "evolution" or "matching"), with beta
     at nf as ekoc_compute sets it; names are checked here, numbers by C.
     n3lo_ad_variation and use_fhmruvv (eko's theory-card fields, defaults
-    eko's) select the N3LO anomalous dimensions at order 4."""
+    eko's) select the N3LO anomalous dimensions at order 4; physics "eko" or
+    "exact" as ekoc.solve's."""
     lib = load()
     cfg = ffi.new("ekoc_nspace_config *")
     if kind not in ("evolution", "matching"):
@@ -214,6 +250,7 @@ def config(kind: str, family: str, *, order: int, nf: int, a0: float = 0.0, a1: 
     cfg.use_fhmruvv = 1 if use_fhmruvv else 0
     cfg.polarized = 1 if polarized else 0
     cfg.time_like = 1 if time_like else 0
+    cfg.physics = _physics(physics)
     if 3 <= int(nf) <= 6:  # (other nf: the C library's error)
         check(lib.ekoc_beta(int(nf), cfg.beta), "ekoc_beta")
     return cfg
@@ -223,11 +260,12 @@ def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a
                      method: str = "iterate-exact", ev_op_iterations: int = 10, ev_op_max_order: int = 10,
                      sv_mode: str | None = None, xif: float = 1.0, is_threshold: bool = False,
                      n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0), use_fhmruvv: bool = True, polarized: bool = False,
-                     time_like: bool = False):
+                     time_like: bool = False, physics: str = "eko"):
     """The N-space evolution kernel E(N) from a_s = a0 to a1 at fixed nf,
     as eko's non_singlet / singlet dispatchers, with eko's scale-variation
     treatment (sv_mode "exponentiated" / "expanded" at ratio xif); order 4
-    takes eko's N3LO choice (n3lo_ad_variation, use_fhmruvv).
+    takes eko's N3LO choice (n3lo_ad_variation, use_fhmruvv); physics "eko"
+    or "exact" as ekoc.solve's.
 
     family "ns": returns N.shape + (3,) for (ns+, ns-, nsV);
     family "singlet": N.shape + (2, 2) on (Sigma, g).
@@ -235,38 +273,40 @@ def evolution_kernel(N, *, family: str = "ns", order: int, nf: int, a0: float, a
     cfg = config("evolution", family, order=order, nf=nf, a0=a0, a1=a1, method=method,
                  ev_op_iterations=ev_op_iterations, ev_op_max_order=ev_op_max_order, sv_mode=sv_mode, xif=xif,
                  is_threshold=is_threshold, n3lo_ad_variation=n3lo_ad_variation, use_fhmruvv=use_fhmruvv,
-                 polarized=polarized, time_like=time_like, where="evolution_kernel")
+                 polarized=polarized, time_like=time_like, physics=physics, where="evolution_kernel")
     return _evaluate(cfg, N, (3,) if cfg.family == 0 else (2, 2), "evolution_kernel")
 
 
 def matching_kernel(N, *, family: str = "singlet", order: int, nf: int, a_s: float, L: float = 0.0,
                     method: str = "forward", sv_mode: str | None = None, xif: float = 1.0, polarized: bool = False,
-                    time_like: bool = False):
+                    time_like: bool = False, physics: str = "eko"):
     """The N-space heavy-quark matching matrix at a threshold (eko's OMEs
     combined as its matching conditions): `order` OME terms 0..3, `nf` light
     flavours below the threshold, a_s = a_s^(nf+1) there, L = ln(mu_h^2/m_h^2),
-    method "forward", "backward-exact" or "backward-expanded".
+    method "forward", "backward-exact" or "backward-expanded"; physics "eko"
+    or "exact" as ekoc.solve's.
 
     family "ns": N.shape + (2,) for the (q, q) light and (H, H) heavy
     valence entries; family "singlet": N.shape + (3, 3) on (g, q, H).
     """
     # beta at nf (the lower flavour number), as ekoc_compute's matching parts
     cfg = config("matching", family, order=order, nf=nf, a1=a_s, L=L, matching_method=method, sv_mode=sv_mode,
-                 xif=xif, polarized=polarized, time_like=time_like, where="matching_kernel")
+                 xif=xif, polarized=polarized, time_like=time_like, physics=physics, where="matching_kernel")
     return _evaluate(cfg, N, (2,) if cfg.family == 0 else (3, 3), "matching_kernel")
 
 
 def evolution_kernel_qed(N, *, family: str = "ns", order, nf: int, as_ends, as_half, aem_half, mu2_from: float,
                          mu2_to: float, em_running: bool = True, sv_mode: str | None = None, xif: float = 1.0,
                          is_threshold: bool = False, n3lo_ad_variation=(0, 0, 0, 0, 0, 0, 0),
-                         use_fhmruvv: bool = True):
+                         use_fhmruvv: bool = True, physics: str = "eko"):
     """The N-space QCD x QED evolution kernel of one segment at fixed nf, as
     eko's non_singlet_qed / valence_qed / singlet_qed with iterate-exact
     (docs/physics.md §15.3): order = (qcd, qed), qed 1 or 2; the segment is cut
     into len(aem_half) steps geometric in mu2 from mu2_from to mu2_to, with
     a_s at the step ends (as_ends, one more) and a_s, a_em at the steps'
     midpoints (as_half, aem_half), as eko's Operator.compute_aem_list gives
-    them. The exponentiated scale variation needs em_running.
+    them. The exponentiated scale variation needs em_running. physics "eko"
+    or "exact" as ekoc.solve's.
 
     family "ns": N.shape + (8,): ns+u, ns+d, ns-u, ns-d, then the valence 2x2
     on (V, V_Delta) row-major; family "singlet": N.shape + (4, 4) on
@@ -284,7 +324,8 @@ def evolution_kernel_qed(N, *, family: str = "ns", order, nf: int, as_ends, as_h
                      "evolution_kernel_qed")
     cfg = config("evolution", family, order=qcd, nf=nf, a0=float(ends[0]), a1=float(ends[-1]),
                  ev_op_iterations=steps, sv_mode=sv_mode, xif=xif, is_threshold=is_threshold,
-                 n3lo_ad_variation=n3lo_ad_variation, use_fhmruvv=use_fhmruvv, where="evolution_kernel_qed")
+                 n3lo_ad_variation=n3lo_ad_variation, use_fhmruvv=use_fhmruvv, physics=physics,
+                 where="evolution_kernel_qed")
     couplings = ffi.new("double[]", np.concatenate([ends, half, aem]).tolist())
     cfg.family = 2 + FAMILIES[family]  # EKOC_FAMILY_QED_NS / _QED_SINGLET
     cfg.qed_order = qed

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _cards, _errors, _sigterm
 from . import _fields as F
-from ._core import Profile, ProfileTable, check, dptr
+from ._core import NSpaceCache, Profile, ProfileTable, check, dptr  # noqa: F401 - NSpaceCache: ekoc._solve's name
 from ._lib import ffi, load
 
 #: eko's flavour basis: the order of the 14 rows/columns of every operator
@@ -190,14 +190,15 @@ class Solution(Mapping):
 
     `sol[(mu2, nf)]` is a TargetOperator (also found when mu2 is within
     rtol 1e-6 of a computed scale, as eko's EKO.approx); `sol.apply(pdf)`
-    evolves a PDF to every target. `failures` counts integrals that missed
-    their tolerance; `profile` holds the stage table when requested;
+    evolves a PDF to every target. `physics` is the physics it was computed
+    with ("eko" or "exact", solve's argument); `failures` counts integrals
+    that missed their tolerance; `profile` holds the stage table when requested;
     `timing` has the wall seconds of the C compute call and of the whole
     Python call.
     """
 
     def __init__(self, setup: _cards.Setup, handle: _Handle, backend: str, profile: ProfileTable | None,
-                 timing: dict):
+                 timing: dict, physics: str = "eko"):
         lib = load()
         self.setup = setup  # with plain copies of the solved cards (setup.theory_card / operator_card)
         self.xgrid = setup.xgrid
@@ -207,6 +208,7 @@ class Solution(Mapping):
         self.backend = _cards.BACKEND_NAMES.get(int(lib.ekoc_operator_backend(handle.ptr)), backend)
         self.profile = profile
         self.timing = timing
+        self.physics = physics  # solve's physics: "eko" or "exact" (theory.physics)
         self.failures = int(lib.ekoc_operator_failures(handle.ptr))
         self._ops = {}
         mu2 = ffi.new("double *")
@@ -269,7 +271,8 @@ class Solution(Mapping):
         write_eko(self, theory_card, operator_card, path)
 
     def __repr__(self) -> str:
-        return f"Solution(backend={self.backend!r}, nx={len(self.xgrid)}, targets={self.targets})"
+        return (f"Solution(backend={self.backend!r}, physics={self.physics!r}, nx={len(self.xgrid)}, "
+                f"targets={self.targets})")
 
 
 def _text_bar(stream=None):
@@ -374,7 +377,8 @@ def _progress_trampoline(data, done, total):
     return ffi.from_handle(data)._call(done, total)
 
 
-def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progress: _Progress | None):
+def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progress: _Progress | None,
+             physics: str = "eko"):
     lib = load()
     th = ffi.new("ekoc_theory *")
     lib.ekoc_theory_init(th, ffi.sizeof("ekoc_theory"))
@@ -396,6 +400,7 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     for i, v in enumerate(setup.n3lo_ad_variation):
         th.n3lo_ad_variation[i] = v
     th.use_fhmruvv = setup.use_fhmruvv
+    th.physics = _cards.PHYSICS[F.choice(physics, "physics", list(_cards.PHYSICS))]
     rq = ffi.new("ekoc_request *")
     lib.ekoc_request_init(rq, ffi.sizeof("ekoc_request"))
     distinct, _ = _distinct_targets(setup)
@@ -428,38 +433,7 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
     return th, rq
 
 
-class NSpaceCache:
-    """N-space values the batch backend keeps from one solve to the next.
-
-    The basis transforms on the inversion path and the anomalous dimensions
-    at its nodes depend on the x grid, the interpolation degree, the batch
-    rule and (order, nf), not on alpha_s, the scales, the method or the scale
-    variation: pass one cache to a series of ``solve(..., backend="batch",
-    nspace_cache=cache)`` calls on one grid (a scan over theories) and they
-    are computed once. The results are the same bits with or without it. A
-    solve on another grid empties it; at most ``max_bytes`` are held (0: the
-    library's default, 512 MiB); one solve uses it at a time (a concurrent
-    one runs without it). The C side is ekoc_nspace_cache.
-    """
-
-    def __init__(self, max_bytes: int = 0):
-        lib = load()
-        if max_bytes < 0:
-            raise ValueError(f"max_bytes={max_bytes} is negative")
-        out = ffi.new("ekoc_nspace_cache **")
-        check(lib.ekoc_nspace_cache_new(max_bytes, out), "ekoc_nspace_cache_new")
-        self._ptr = ffi.gc(out[0], lib.ekoc_nspace_cache_free)
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes of values held now."""
-        return int(load().ekoc_nspace_cache_bytes(self._ptr))
-
-    def __repr__(self):
-        return f"NSpaceCache(nbytes={self.nbytes})"
-
-
-def solve(theory_card, operator_card, backend: str = "auto", *, n_threads: int | None = None,
+def solve(theory_card, operator_card, backend: str = "auto", *, physics: str = "eko", n_threads: int | None = None,
           progress=None, profile: bool = False, nspace_cache: NSpaceCache | None = None,
           _state: _Progress | None = None, **options) -> Solution:
     """Computes eko's evolution kernel operators with libekoc.
@@ -475,6 +449,11 @@ def solve(theory_card, operator_card, backend: str = "auto", *, n_threads: int |
         fixed nodes, N-space work shared by all entries: eko's numbers),
         "adaptive" (GSL QAGS per entry: eko's algorithm in C, the reference)
         or "gpu".
+    physics: "eko" (the default: eko's approximations, eko's numbers) or
+        "exact": the exact g3(N) of the NLO non-singlet (eko: a 7-term fit)
+        and the n_f delta(1-x) constant -173.927 of the parametrised
+        P^(2)+_ns (eko: -173.924), the physics of the codes that made the
+        LHA tables (docs/physics.md §12.9); Solution.physics records it.
     n_threads: worker threads; None takes the card's n_integration_cores
         (<= 0: all cores).
     progress: None, True (a bar: tqdm when installed) or a callable
@@ -502,7 +481,8 @@ def solve(theory_card, operator_card, backend: str = "auto", *, n_threads: int |
     """
     t_start = time.perf_counter()
     lib = load()
-    run = _prepare(theory_card, operator_card, backend, n_threads, progress, profile, nspace_cache, _state, options)
+    run = _prepare(theory_card, operator_card, backend, physics, n_threads, progress, profile, nspace_cache, _state,
+                   options)
     out = ffi.new("ekoc_operator **")
     t0 = time.perf_counter()
     status = lib.ekoc_compute(run.th, run.rq, run.prof.ptr if run.prof else ffi.NULL, out)
@@ -511,7 +491,7 @@ def solve(theory_card, operator_card, backend: str = "auto", *, n_threads: int |
     handle = _Handle(out[0])
     # compute_s: the C call (progress callbacks included); callback_s: Python inside them
     timing = {"compute_s": t1 - t0, "callback_s": run.state.seconds}
-    sol = Solution(run.setup, handle, backend, run.prof.table() if run.prof else None, timing)
+    sol = Solution(run.setup, handle, backend, run.prof.table() if run.prof else None, timing, physics)
     timing["python_s"] = time.perf_counter() - t_start
     return sol
 
@@ -537,7 +517,7 @@ class _Prepared:
         _raise_naming_the_card_field(status, self.setup, where)
 
 
-def _prepare(theory_card, operator_card, backend, n_threads, progress, profile, nspace_cache, _state,
+def _prepare(theory_card, operator_card, backend, physics, n_threads, progress, profile, nspace_cache, _state,
              options) -> _Prepared:
     """solve's arguments checked and turned into the C request."""
     setup = _cards.translate(theory_card, operator_card, n_threads)
@@ -550,7 +530,7 @@ def _prepare(theory_card, operator_card, backend, n_threads, progress, profile, 
     if _state is not None and callable(progress):
         state.fn = progress
     keep: list = []
-    th, rq = _request(setup, backend, options, keep, None if progress is False and _state is None else state)
+    th, rq = _request(setup, backend, options, keep, None if progress is False and _state is None else state, physics)
     if nspace_cache is not None:
         if not isinstance(nspace_cache, NSpaceCache):
             raise _errors.EkocFieldTypeError("nspace_cache", nspace_cache,

@@ -64,7 +64,7 @@ def _stream_trampoline(data, index, target):
     return ffi.from_handle(data)._call(index, target)
 
 
-def solve_stream(theory_card, operator_card, on_target: Callable, backend: str = "auto", *,
+def solve_stream(theory_card, operator_card, on_target: Callable, backend: str = "auto", *, physics: str = "eko",
                  n_threads: int | None = None, progress=None, profile: bool = False,
                  nspace_cache: NSpaceCache | None = None, **options) -> dict:
     """ekoc.solve without holding the operators: `on_target(op)` is called
@@ -76,12 +76,14 @@ def solve_stream(theory_card, operator_card, on_target: Callable, backend: str =
     are bitwise solve's. Raising inside on_target stops the computation and
     re-raises here. Arguments and errors as solve's. Returns
     {"failures": integrals that missed their tolerance, "timing": {...},
-    "profile": the stage table or None, "backend": the engine that ran}."""
+    "profile": the stage table or None, "backend": the engine that ran,
+    "physics": "eko" or "exact"}."""
     t_start = time.perf_counter()
     lib = load()
     if not callable(on_target):
         raise _errors.EkocFieldTypeError("on_target", on_target, "must be a callable(TargetOperator)")
-    run = _prepare(theory_card, operator_card, backend, n_threads, progress, profile, nspace_cache, None, options)
+    run = _prepare(theory_card, operator_card, backend, physics, n_threads, progress, profile, nspace_cache, None,
+                   options)
     stream = _Stream(run.setup, on_target)
     failures = [0]
 
@@ -99,4 +101,4 @@ def solve_stream(theory_card, operator_card, on_target: Callable, backend: str =
     run.check(status, "ekoc_compute_stream", stream.exc)
     timing = {"compute_s": t1 - t0, "callback_s": run.state.seconds, "python_s": time.perf_counter() - t_start}
     return {"failures": failures[0], "timing": timing, "profile": run.prof.table() if run.prof else None,
-            "backend": _cards.BACKEND_NAMES.get(int(engine[0]), backend)}
+            "backend": _cards.BACKEND_NAMES.get(int(engine[0]), backend), "physics": physics}

@@ -110,7 +110,8 @@ def test_accelerator_falls_back_to_eko_when_the_library_does_not_load(tmp_path):
 
 
 @pytest.mark.parametrize("name,value", [("EKOC_ACCEL_BACKEND", "batc"), ("EKOC_ACCEL_BACKEND", "Batch"),
-                                        ("EKOC_ACCEL", "yes"), ("EKOC_ACCEL", "false")])
+                                        ("EKOC_ACCEL", "yes"), ("EKOC_ACCEL", "false"),
+                                        ("EKOC_ACCEL_PHYSICS", "Exact"), ("EKOC_ACCEL_PHYSICS", "hoppet")])
 def test_accelerator_environment_typos_name_the_variable(name, value, tmp_path, monkeypatch):
     script = tmp_path / "s.py"
     script.write_text("print('ran')\n")

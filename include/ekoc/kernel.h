@@ -64,6 +64,10 @@ typedef struct ekoc_nspace_config {
   const double *qed_couplings; /* 3 ev_op_iterations + 1 numbers, owned by the caller: a_s at the
                                   ev_op_iterations + 1 step ends, then a_s and then a_em at the
                                   ev_op_iterations midpoints */
+  /* 0.3 appended these (every family) */
+  int32_t physics;          /* EKOC_PHYSICS_EKO (0, eko's approximations) or EKOC_PHYSICS_EXACT
+                               (docs/physics.md §12.9) */
+  int32_t physics_reserved; /* 0; keeps the struct free of padding (it is compared bytewise) */
 } ekoc_nspace_config;
 
 /* Fills beta_0..beta_3 for nf flavours (eko's normalisation, a_s = alpha_s/(4 pi)). */

@@ -68,13 +68,18 @@ typedef struct ekoc_theory {
   /* appended in 0.2 (struct_size growth rule): the N3LO anomalous dimensions, read at order 4 */
   int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); default 0 = central */
   int32_t use_fhmruvv;          /* 1 (default, as eko): FHMRUVV parametrisations; 0: eko's own approximation */
+  /* appended in 0.3 */
+  int32_t reserved_0_2_padding; /* never read: the 4 bytes of tail padding of 0.2's layout, which callers
+                                   built against it may leave unset, so that physics lies beyond them */
+  int32_t physics; /* EKOC_PHYSICS_EKO (default, eko's approximations) or EKOC_PHYSICS_EXACT
+                      (docs/physics.md §12.9) */
 } ekoc_theory;
 
 /* N-space values the batch backend can keep from one computation to the next
  * (the basis transforms on the Talbot path, the anomalous dimensions and
  * OMEs at its nodes): they depend only on the x grid, the degree and the
- * batch rule, and on (order, nf) — not on alpha_s, the scales, the method or
- * the scale variation. Give one cache to a series of computations on the
+ * batch rule, and on (order, nf, physics) — not on alpha_s, the scales, the
+ * method or the scale variation. Give one cache to a series of computations on the
  * same grid (scans over theories, the LHA tables) through
  * ekoc_request.nspace_cache; a computation on another grid or rule empties
  * it. At most max_bytes (0: EKOC_NSPACE_CACHE_DEFAULT_BYTES) are held, about

@@ -61,9 +61,10 @@ static int qed_sector(const ekoc_nspace_cfg *cfg, uint32_t sector, int first, si
   int o = cfg->order, q = cfg->qed_order, width = (o + 1) * (q + 1), np = ekoc_qed_pairs(o, q);
   int entries = sector == 2 ? 16 : 4, size = ekoc_nspace_family_size(cfg), len = size * np, pp, e;
   size_t raw = (size_t)entries * (size_t)width, pt;
-  int32_t rc = ekore_gamma_qed_batch(sector, (uint32_t)o, (uint32_t)q, &n3lo, n_re, n_im, count, (uint32_t)cfg->nf,
-                                     re, im);
-  if (rc != 0) return ekore_failure(rc, "ekore_gamma_qed_batch", count, n_re, n_im);
+  uint32_t physics = (uint32_t)cfg->physics;
+  int32_t rc = ekore_gamma_qed_batch_physics(sector, (uint32_t)o, (uint32_t)q, &n3lo, physics, n_re, n_im, count,
+                                             (uint32_t)cfg->nf, re, im);
+  if (rc != 0) return ekore_failure(rc, "ekore_gamma_qed_batch_physics", count, n_re, n_im);
   for (pt = 0; pt < count; ++pt)
     for (pp = 0; pp < np; ++pp) {
       int i, j;
@@ -81,18 +82,18 @@ static int qed_sector(const ekoc_nspace_cfg *cfg, uint32_t sector, int first, si
  * entry points, the layouts of the unpolarized ones). */
 static int axis_evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                                  double *re, double *im, ekoc_complex *tower) {
-  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf;
+  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf, physics = (uint32_t)cfg->physics;
   size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
   int32_t rc;
   const char *what;
   if (cfg->family == EKOC_FAMILY_NS) {
-    what = cfg->polarized ? "ekore_gamma_ns_all_batch_pol" : "ekore_gamma_ns_all_batch_tl";
-    rc = cfg->polarized ? ekore_gamma_ns_all_batch_pol(order, n_re, n_im, count, nf, re, im)
-                        : ekore_gamma_ns_all_batch_tl(order, n_re, n_im, count, nf, re, im);
+    what = cfg->polarized ? "ekore_gamma_ns_all_batch_pol_physics" : "ekore_gamma_ns_all_batch_tl_physics";
+    rc = cfg->polarized ? ekore_gamma_ns_all_batch_pol_physics(order, physics, n_re, n_im, count, nf, re, im)
+                        : ekore_gamma_ns_all_batch_tl_physics(order, physics, n_re, n_im, count, nf, re, im);
   } else {
-    what = cfg->polarized ? "ekore_gamma_singlet_batch_pol" : "ekore_gamma_singlet_batch_tl";
-    rc = cfg->polarized ? ekore_gamma_singlet_batch_pol(order, n_re, n_im, count, nf, re, im)
-                        : ekore_gamma_singlet_batch_tl(order, n_re, n_im, count, nf, re, im);
+    what = cfg->polarized ? "ekore_gamma_singlet_batch_pol_physics" : "ekore_gamma_singlet_batch_tl_physics";
+    rc = cfg->polarized ? ekore_gamma_singlet_batch_pol_physics(order, physics, n_re, n_im, count, nf, re, im)
+                        : ekore_gamma_singlet_batch_tl_physics(order, physics, n_re, n_im, count, nf, re, im);
   }
   if (rc != 0) return ekore_failure(rc, what, count, n_re, n_im);
   for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
@@ -100,23 +101,24 @@ static int axis_evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const
 }
 
 /* The polarized or time-like matching towers, one point at a time; the
- * time-like OMEs are known at O(a_s) only: eko's higher orders are zero. */
+ * time-like OMEs are known at O(a_s) only: eko's higher orders are zero (and
+ * no physics choice reaches them). */
 static int axis_matching_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                                 double *re, double *im, ekoc_complex *tower) {
   int ns = cfg->family == EKOC_FAMILY_NS, width = ns ? 4 : 9;
-  uint32_t known = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf;
+  uint32_t known = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf, physics = (uint32_t)cfg->physics;
   size_t len = (size_t)ekoc_nspace_tower_len(cfg), p, i;
   int32_t rc;
   if (cfg->time_like && known > EKOC_TIME_LIKE_OME_ORDER) known = EKOC_TIME_LIKE_OME_ORDER;
   for (p = 0; p < count; ++p) {
     if (cfg->polarized)
-      rc = ns ? ekore_ome_ns_pol(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
-              : ekore_ome_singlet_pol(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
+      rc = ns ? ekore_ome_ns_pol_physics(known, physics, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
+              : ekore_ome_singlet_pol_physics(known, physics, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
     else
       rc = ns ? ekore_ome_ns_tl(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
               : ekore_ome_singlet_tl(known, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
     if (rc != 0)
-      return ekore_failure(rc, cfg->polarized ? (ns ? "ekore_ome_ns_pol" : "ekore_ome_singlet_pol")
+      return ekore_failure(rc, cfg->polarized ? (ns ? "ekore_ome_ns_pol_physics" : "ekore_ome_singlet_pol_physics")
                                               : (ns ? "ekore_ome_ns_tl" : "ekore_ome_singlet_tl"),
                            1, n_re + p, n_im + p);
     for (i = 0; i < len; ++i)
@@ -130,7 +132,7 @@ static int axis_matching_towers(const ekoc_nspace_cfg *cfg, size_t count, const 
  * the same bits). */
 static int evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n_re, const double *n_im,
                             const double *sums, double *re, double *im, ekoc_complex *tower) {
-  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf;
+  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf, physics = (uint32_t)cfg->physics;
   size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
   ekore_n3lo n3lo = n3lo_choice(cfg);
   int32_t rc;
@@ -139,13 +141,13 @@ static int evolution_towers(const ekoc_nspace_cfg *cfg, size_t count, const doub
     /* the three sectors in one call sharing each point's harmonic sums (below
      * NNLO the crate gives nsV = ns-, below NLO all three = ns+, docs/physics.md
      * §1.3); its layout (3p + m)*order + i is the tower's: len = 3*order */
-    what = sums ? "ekore_gamma_ns_all_batch_sums" : "ekore_gamma_ns_all_batch_n3lo";
-    rc = sums ? ekore_gamma_ns_all_batch_sums(order, &n3lo, sums, count, nf, re, im)
-              : ekore_gamma_ns_all_batch_n3lo(order, &n3lo, n_re, n_im, count, nf, re, im);
+    what = sums ? "ekore_gamma_ns_all_batch_sums_physics" : "ekore_gamma_ns_all_batch_physics";
+    rc = sums ? ekore_gamma_ns_all_batch_sums_physics(order, &n3lo, physics, sums, count, nf, re, im)
+              : ekore_gamma_ns_all_batch_physics(order, &n3lo, physics, n_re, n_im, count, nf, re, im);
   } else { /* each point bitwise ekore_gamma_singlet's (the crate's contract) */
-    what = sums ? "ekore_gamma_singlet_batch_sums" : "ekore_gamma_singlet_batch_n3lo";
-    rc = sums ? ekore_gamma_singlet_batch_sums(order, &n3lo, sums, count, nf, re, im)
-              : ekore_gamma_singlet_batch_n3lo(order, &n3lo, n_re, n_im, count, nf, re, im);
+    what = sums ? "ekore_gamma_singlet_batch_sums_physics" : "ekore_gamma_singlet_batch_physics";
+    rc = sums ? ekore_gamma_singlet_batch_sums_physics(order, &n3lo, physics, sums, count, nf, re, im)
+              : ekore_gamma_singlet_batch_physics(order, &n3lo, physics, n_re, n_im, count, nf, re, im);
   }
   if (rc != 0) return ekore_failure(rc, what, count, n_re, n_im);
   for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
@@ -159,12 +161,13 @@ static int matching_towers_from_sums(const ekoc_nspace_cfg *cfg, size_t count, c
                                      const double *n_im, const double *sums, double *re, double *im,
                                      ekoc_complex *tower) {
   int ns = cfg->family == EKOC_FAMILY_NS;
+  uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf, physics = (uint32_t)cfg->physics;
   size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
-  int32_t rc = ns ? ekore_ome_ns_batch_sums((uint32_t)cfg->order, sums, count, (uint32_t)cfg->nf, cfg->ome_log, re, im)
-                  : ekore_ome_singlet_batch_sums((uint32_t)cfg->order, sums, count, (uint32_t)cfg->nf, cfg->ome_log,
-                                                 re, im);
+  int32_t rc = ns ? ekore_ome_ns_batch_sums_physics(order, physics, sums, count, nf, cfg->ome_log, re, im)
+                  : ekore_ome_singlet_batch_sums_physics(order, physics, sums, count, nf, cfg->ome_log, re, im);
   if (rc != 0)
-    return ekore_failure(rc, ns ? "ekore_ome_ns_batch_sums" : "ekore_ome_singlet_batch_sums", count, n_re, n_im);
+    return ekore_failure(rc, ns ? "ekore_ome_ns_batch_sums_physics" : "ekore_ome_singlet_batch_sums_physics", count,
+                         n_re, n_im);
   for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
   return EKOC_OK;
 }
@@ -220,13 +223,13 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
   if (cfg->kind == EKOC_KIND_EVOLUTION) {
     return evolution_towers(cfg, count, n_re, n_im, NULL, re, im, tower);
   } else {
+    uint32_t physics = (uint32_t)cfg->physics, nf = (uint32_t)cfg->nf;
+    int ns = cfg->family == EKOC_FAMILY_NS;
     for (p = 0; p < count; ++p) {
-      rc = cfg->family == EKOC_FAMILY_NS
-               ? ekore_ome_ns((uint32_t)order, n_re[p], n_im[p], (uint32_t)cfg->nf, cfg->ome_log, re, im)
-               : ekore_ome_singlet((uint32_t)order, n_re[p], n_im[p], (uint32_t)cfg->nf, cfg->ome_log, re, im);
+      rc = ns ? ekore_ome_ns_physics((uint32_t)order, physics, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
+              : ekore_ome_singlet_physics((uint32_t)order, physics, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
       if (rc != 0)
-        return ekore_failure(rc, cfg->family == EKOC_FAMILY_NS ? "ekore_ome_ns" : "ekore_ome_singlet", 1, n_re + p,
-                             n_im + p);
+        return ekore_failure(rc, ns ? "ekore_ome_ns_physics" : "ekore_ome_singlet_physics", 1, n_re + p, n_im + p);
       for (i = 0; i < len; ++i) tower[p * len + i] = c_make(re[i], im[i]);
     }
   }
@@ -380,6 +383,9 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
     int rc = axis_cfg_check(cfg);
     if (rc != EKOC_OK) return rc;
   }
+  if (cfg->physics != EKOC_PHYSICS_EKO && cfg->physics != EKOC_PHYSICS_EXACT)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "physics=%d is neither EKOC_PHYSICS_EKO (0) nor EKOC_PHYSICS_EXACT (1)", (int)cfg->physics);
   if (cfg->sv_mode < EKOC_SV_NONE || cfg->sv_mode > EKOC_SV_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "sv_mode=%d is not an EKOC_SV_*", (int)cfg->sv_mode);
   if (!isfinite(cfg->sv_log) || !isfinite(cfg->a0) || !isfinite(cfg->a1) || !isfinite(cfg->ome_log))

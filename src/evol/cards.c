@@ -40,6 +40,7 @@ static void theory_defaults(ekoc_theory *t) {
   t->polarized = 0;
   t->time_like = 0;
   t->use_fhmruvv = 1; /* eko's TheoryCard default; n3lo_ad_variation stays all 0 (central) */
+  t->physics = EKOC_PHYSICS_EKO;
 }
 
 static void request_defaults(ekoc_request *r) {
@@ -152,6 +153,9 @@ static int check_axes(const ekoc_theory *t) {
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.time_like=%d is neither 0 nor 1", (int)t->time_like);
   if (t->use_fhmruvv != 0 && t->use_fhmruvv != 1)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=%d is neither 0 nor 1", (int)t->use_fhmruvv);
+  if (t->physics != EKOC_PHYSICS_EKO && t->physics != EKOC_PHYSICS_EXACT)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "theory.physics=%d is neither EKOC_PHYSICS_EKO (0) nor EKOC_PHYSICS_EXACT (1)", (int)t->physics);
   if (t->order == 4) { /* eko reads the variation at N3LO only */
     int rc = ekoc_nspace_check_n3lo(t->n3lo_ad_variation, t->use_fhmruvv, "theory.n3lo_ad_variation");
     if (rc != EKOC_OK) return rc;

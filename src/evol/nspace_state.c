@@ -13,7 +13,7 @@
 static int same_towers(const ekoc_nspace_cfg *a, const ekoc_nspace_cfg *b) {
   int i;
   if (a->kind != b->kind || a->family != b->family || a->order != b->order || a->nf != b->nf ||
-      a->polarized != b->polarized || a->time_like != b->time_like)
+      a->polarized != b->polarized || a->time_like != b->time_like || a->physics != b->physics)
     return 0;
   if (a->kind == EKOC_KIND_MATCHING && a->ome_log != b->ome_log) return 0;
   if (a->kind == EKOC_KIND_EVOLUTION && a->order >= 4) {

@@ -138,6 +138,7 @@ static void base_family(const ekoc_plan_setup *s, ekoc_nspace_config *f, int kin
   f->time_like = s->th->time_like;
   memcpy(f->n3lo_ad_variation, s->th->n3lo_ad_variation, sizeof f->n3lo_ad_variation);
   f->use_fhmruvv = s->th->use_fhmruvv;
+  f->physics = s->th->physics;
   ekoc_beta_coefficients(nf, f->beta);
 }
 

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-#define EKOC_CUDA_ABI_VERSION 3
+#define EKOC_CUDA_ABI_VERSION 4 /* 4: ekoc_nspace_config (in the jobs) grew physics */
 #define EKOC_CUDA_MSG_LEN 256
 
 /* One family of a job. */

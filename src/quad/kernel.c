@@ -15,7 +15,7 @@
 #include "quad/workspace.h"
 #include "status.h"
 
-_Static_assert(sizeof(ekoc_nspace_config) == 24 * sizeof(int32_t) + 9 * sizeof(double) + sizeof(const double *),
+_Static_assert(sizeof(ekoc_nspace_config) == 26 * sizeof(int32_t) + 9 * sizeof(double) + sizeof(const double *),
                "ekoc_nspace_config must have no padding: the cache compares it bytewise");
 
 int ekoc_quad_workspace_alloc(size_t limit, ekoc_quad_workspace **out) {

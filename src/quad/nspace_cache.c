@@ -36,9 +36,9 @@ struct ekoc_nspace_panels {
 
 /* The physics choices besides (kind, family, order, nf) a tower depends on:
  * polarized, time_like, and at N3LO evolution the anomalous-dimension choice
- * (n3lo_ad_variation[7], use_fhmruvv), and the QED order of a QED family; 0
- * where the tower does not read it. */
-#define TOWER_CHOICE_LEN 11
+ * (n3lo_ad_variation[7], use_fhmruvv), the QED order of a QED family, and
+ * where eko approximates (physics); 0 where the tower does not read it. */
+#define TOWER_CHOICE_LEN 12
 
 typedef struct tower_slot {
   int32_t kind, family, order, nf;
@@ -282,6 +282,7 @@ static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE
     choice[9] = cfg->use_fhmruvv;
   }
   if (ekoc_nspace_is_qed(cfg)) choice[10] = cfg->qed_order; /* the QED towers' pairs */
+  choice[11] = cfg->physics;
 }
 
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready,

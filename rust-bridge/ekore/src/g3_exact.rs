@@ -2,11 +2,17 @@
 //!
 //! eko's non-singlet NLO anomalous dimensions (and with them ekoc's by default)
 //! use a 7-term fit of 1/(1+x) inside g_3 (`harmonics::g3`, about 1e-7 absolute
-//! off). This is the exact function: the recurrence
+//! off). This is the exact function, which `Physics::Exact` takes
+//! (`harmonics::g3_with`, crate::physics): the recurrence
 //!     g_3(N) = h(N) - g_3(N+1),   h(N) = int x^(N-1) Li_2(x) = zeta_2/N - S_1(N)/N^2,
-//! carries N to |M| >= 15, Re M >= 10, where the large-M expansion of
-//! gen/gen_g3_asymptotic.py (Watson's lemma on the Laplace form) is exact to
-//! below 1e-17.
+//! carries N to |M| >= 15 with Re M >= 10 or |Im M| >= 15, where the large-M
+//! expansion of gen/gen_g3_asymptotic.py (Watson's lemma on the Laplace form,
+//! the contour rotated for Re M < 0: the poles at M = 0, -1, ... it leaves out
+//! are ~exp(-pi |Im M|) there) is exact to ~1e-16 relative (checked against the
+//! recurrence continued from a 40-digit quadrature, G3_REFERENCE). The Talbot
+//! paths reach Re N far below 0 at large |Im N|, where the recurrence alone
+//! took a step per unit of Re N (460 per call on average in the converged LHA
+//! part 3/1).
 
 use crate::complex::C64;
 use crate::constants::ZETA2;
@@ -33,12 +39,14 @@ pub fn g3_exact(n: C64, s1_n: C64) -> C64 {
     let mut s1_m = s1_n;
     let mut sign = 1.0;
     let mut acc = C64::ZERO;
-    while m.re < 10.0 || m.abs() < 15.0 {
-        let inv = m.recip();
+    let mut inv = m.recip();
+    // |M| < 15 as |M|^2 < 225 (no square root); each 1/M serves two steps
+    while m.norm_sqr() < 225.0 || (m.re < 10.0 && m.im.abs() < 15.0) {
         acc += (ZETA2 - s1_m * inv) * inv * sign; // h(M)
         sign = -sign;
         m = m + 1.0;
-        s1_m += m.recip(); // S_1(M+1) = S_1(M) + 1/(M+1)
+        inv = m.recip();
+        s1_m += inv; // S_1(M+1) = S_1(M) + 1/(M+1)
     }
     acc + g3_large(m) * sign
 }
@@ -52,8 +60,10 @@ mod tests {
         C64::new(re, im)
     }
 
-    /// 30-digit quadratures of int_0^1 x^(N-1) Li_2(x)/(1+x) dx (mpmath, by
-    /// gen/gen_g3_asymptotic.py --values).
+    /// 40-digit quadratures of int_0^1 x^(N-1) Li_2(x)/(1+x) dx, continued to
+    /// Re N < 12 by the recurrence (mpmath, by gen/gen_g3_asymptotic.py): the
+    /// right half plane and, at |Im N| >= 15, the left one, where the expansion
+    /// is used from N on.
     #[test]
     fn matches_the_quadrature() {
         for &(n, want) in G3_REFERENCE.iter() {
@@ -64,9 +74,7 @@ mod tests {
         }
     }
 
-    /// The fit is close to the exact function (1.5e-6 at N = 0.3 + i), not equal to it
-    /// (in the exact-g3 build `g3` is the exact function).
-    #[cfg(not(feature = "exact-g3"))]
+    /// The fit is close to the exact function (1.5e-6 at N = 0.3 + i), not equal to it.
     #[test]
     fn the_fit_is_close_but_not_exact() {
         let mut worst: f64 = 0.0;
@@ -76,6 +84,28 @@ mod tests {
             worst = worst.max((g3(n, s) - g3_exact(n, s)).abs());
         }
         assert!(worst < 1e-5 && worst > 1e-9, "fit vs exact {worst}");
+    }
+
+    /// The physics the sums carry picks the function: `Physics::Exact` gives the
+    /// exact g_3 at integer N (from g_3(1) = zeta_2 ln 2 - 5/8 zeta_3 by
+    /// g_3(N+1) = zeta_2/N - S_1(N)/N^2 - g_3(N)) to 1e-15, `Physics::Eko` eko's fit,
+    /// within 1e-5 but not 1e-9 of it at these N; `Sums::new` is eko's.
+    #[test]
+    fn the_sums_physics_picks_g3() {
+        use crate::harmonics::Sums;
+        use crate::physics::Physics;
+        let mut exact = ZETA2 * std::f64::consts::LN_2 - 0.625 * crate::constants::ZETA3;
+        let mut s1 = 0.0;
+        for n in 1..=12 {
+            let sums = Sums::new(c(n as f64, 0.0)).unwrap();
+            let (eko, ours) = (sums.g3(), sums.with_physics(Physics::Exact).g3());
+            assert!((ours.re - exact).abs() < 1e-15 && ours.im == 0.0, "N={n}: {ours:?} vs {exact}");
+            assert_eq!(eko, g3(sums.n, sums.s1()), "N={n}: Sums::new is eko's");
+            let off = (eko.re - exact).abs();
+            assert!(off < 1e-5 && off > 1e-9, "N={n}: fit off the exact g_3 by {off}");
+            s1 += 1.0 / n as f64; // S_1(n)
+            exact = ZETA2 / n as f64 - s1 / (n * n) as f64 - exact; // g_3(n+1)
+        }
     }
 
     /// g_3(1) = zeta_2 ln 2 - 5/8 zeta_3 (a closed form at N = 1).

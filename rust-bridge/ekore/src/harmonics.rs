@@ -8,6 +8,7 @@
 
 use crate::complex::C64;
 use crate::constants::{EULER_GAMMA, LN2, ZETA2, ZETA3, ZETA4, ZETA5};
+use crate::physics::Physics;
 
 /// Bernoulli numbers B_2, B_4, ..., B_20.
 const BERNOULLI: [f64; 10] = [
@@ -242,16 +243,7 @@ pub fn s_minus1(n: C64, singlet_like: bool) -> Result<C64, PolygammaError> {
 
 /// g_3(N) = M[Li_2(x)/(1+x)](N) in the 7-term Pegasus approximation of 1/(1+x)
 /// used by eko (`mellin_g3`), absolute accuracy about 1e-6. `s1_n` is S_1(N).
-/// Built with the crate feature `exact-g3` it is the exact function instead
-/// (crate::g3_exact; a reference build for benchmarks, docs/physics.md §16.5).
-#[cfg(feature = "exact-g3")]
-pub fn g3(n: C64, s1_n: C64) -> C64 {
-    crate::g3_exact::g3_exact(n, s1_n)
-}
-
-/// g_3(N) = M[Li_2(x)/(1+x)](N) in the 7-term Pegasus approximation of 1/(1+x)
-/// used by eko (`mellin_g3`), absolute accuracy about 1e-6. `s1_n` is S_1(N).
-#[cfg(not(feature = "exact-g3"))]
+/// (`g3_with` chooses between it and the exact function, docs/physics.md §16.5.)
 pub fn g3(n: C64, s1_n: C64) -> C64 {
     const CS: [f64; 7] = [1.0000, -0.9992, 0.9851, -0.9005, 0.6621, -0.3174, 0.0699];
     let mut s1_nj = s1_n;
@@ -266,12 +258,21 @@ pub fn g3(n: C64, s1_n: C64) -> C64 {
     acc
 }
 
+/// g_3(N) as `physics` computes it: eko's fit (`g3`) or the exact function
+/// (`g3_exact::g3_exact`). `s1_n` is S_1(N).
+pub fn g3_with(physics: Physics, n: C64, s1_n: C64) -> C64 {
+    match physics {
+        Physics::Eko => g3(n, s1_n),
+        Physics::Exact => crate::g3_exact::g3_exact(n, s1_n),
+    }
+}
+
 /// S_{-2,1}(N) = -eta g_3(N+1) + zeta_2 S_{-1}(N) - 5/8 zeta_3 + zeta_2 ln 2,
-/// with g_3 in the Pegasus approximation.
-pub fn s_minus2_1(n: C64, s1_n: C64, s_m1: C64, singlet_like: bool) -> C64 {
+/// with g_3 as `physics` computes it (`g3_with`).
+pub fn s_minus2_1(physics: Physics, n: C64, s1_n: C64, s_m1: C64, singlet_like: bool) -> C64 {
     let eta = if singlet_like { 1.0 } else { -1.0 };
     let s1_np1 = s1_n + (n + 1.0).recip();
-    -(g3(n + 1.0, s1_np1) * eta) + s_m1 * ZETA2 - 5.0 / 8.0 * ZETA3 + ZETA2 * LN2
+    -(g3_with(physics, n + 1.0, s1_np1) * eta) + s_m1 * ZETA2 - 5.0 / 8.0 * ZETA3 + ZETA2 * LN2
 }
 
 /// The harmonic sums needed up to NNLO and NNLO matching at one N, computed once
@@ -288,6 +289,14 @@ pub struct Sums {
     /// psi_0..psi_3 at N/2 + 1 and at N/2 + 1/2, which the sums above come
     /// from: `SumValues::from_sums` reuses them instead of evaluating them again
     pub psi: [[C64; 4]; 2],
+    /// where eko approximates, which physics the quantities computed from
+    /// these sums take (`crate::physics`; `Sums::new` gives eko's, `with_physics`
+    /// sets it, `physics()` reads it)
+    physics: Physics,
+    /// g_3(N) exactly, computed once by `with_physics(Physics::Exact)` (each NLO
+    /// non-singlet sector reads it, and the exact function costs several times
+    /// the fit); 0 and unused with eko's physics
+    g3_exact_n: C64,
 }
 
 impl Sums {
@@ -318,7 +327,31 @@ impl Sums {
             s_half: sums_at(&pa),
             s_half_minus: sums_at(&pb),
             psi: [pa, pb],
+            physics: Physics::Eko,
+            g3_exact_n: C64::ZERO,
         })
+    }
+    /// The sums from their values (`ffi`'s packed sums), for eko's physics.
+    pub(crate) fn from_values(
+        n: C64,
+        s: [C64; 4],
+        s_half: [C64; 3],
+        s_half_minus: [C64; 3],
+        psi: [[C64; 4]; 2],
+    ) -> Sums {
+        Sums { n, s, s_half, s_half_minus, psi, physics: Physics::Eko, g3_exact_n: C64::ZERO }
+    }
+    /// The same sums for the quantities of `physics`.
+    pub fn with_physics(self, physics: Physics) -> Sums {
+        let g3_exact_n = match physics {
+            Physics::Eko => C64::ZERO,
+            Physics::Exact => crate::g3_exact::g3_exact(self.n, self.s1()),
+        };
+        Sums { physics, g3_exact_n, ..self }
+    }
+    /// The physics of the quantities computed from these sums.
+    pub fn physics(&self) -> Physics {
+        self.physics
     }
     pub fn s1(&self) -> C64 {
         self.s[0]
@@ -342,13 +375,20 @@ impl Sums {
             singlet_like,
         )
     }
-    /// g_3(N), Pegasus approximation.
+    /// g_3(N) of these sums' physics (eko's fit or exact: `g3_with`'s value).
     pub fn g3(&self) -> C64 {
-        g3(self.n, self.s1())
+        match self.physics {
+            Physics::Eko => g3(self.n, self.s1()),
+            Physics::Exact => self.g3_exact_n,
+        }
     }
-    /// S_{-2,1}(N) with the Pegasus g_3.
+    /// g_3(M) of these sums' physics at another argument M, given S_1(M).
+    pub fn g3_at(&self, m: C64, s1_m: C64) -> C64 {
+        g3_with(self.physics, m, s1_m)
+    }
+    /// S_{-2,1}(N) with the g_3 of these sums' physics.
     pub fn s_minus2_1(&self, singlet_like: bool) -> C64 {
-        s_minus2_1(self.n, self.s1(), self.s_minus(1, singlet_like), singlet_like)
+        s_minus2_1(self.physics, self.n, self.s1(), self.s_minus(1, singlet_like), singlet_like)
     }
 }
 

@@ -5,7 +5,8 @@
 //!
 //! Modules: `beta` (beta_0..beta_3), `as1`/`as2`/`as3`/`as4` (LO/NLO/NNLO/N3LO
 //! anomalous dimensions), `ome` (O(a_s) to O(a_s^3) matching OMEs), `harmonics`
-//! (sums of complex argument to weight 4), `sums` (the weight-5 sums of the N3LO
+//! (sums of complex argument to weight 4; g_3(N) eko's fit or exact, `g3_exact`,
+//! as `physics` chooses at run time), `sums` (the weight-5 sums of the N3LO
 //! quantities, one `SumValues` per N), `polarized` (the helicity-difference
 //! anomalous dimensions to NNLO and OMEs to O(a_s^2)), `qed` (the O(a_em), O(a_s a_em) and
 //! O(a_em^2) anomalous dimensions and eko's QED grids), `time_like` (the time-like anomalous
@@ -36,6 +37,8 @@ pub mod g3_exact;
 pub mod harmonics;
 /// cbindgen:ignore
 pub mod ome;
+/// cbindgen:ignore
+pub mod physics;
 /// cbindgen:ignore
 pub mod polarized;
 /// cbindgen:ignore

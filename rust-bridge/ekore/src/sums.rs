@@ -24,6 +24,7 @@ mod polygamma4;
 use crate::complex::C64;
 use crate::constants::{EULER_GAMMA, LN2, ZETA2, ZETA3, ZETA4, ZETA5};
 use crate::harmonics::{polygamma_0123, s_minus2_1, PolygammaError, Sums};
+use crate::physics::Physics;
 use mellin_g::Shifted;
 use polygamma4::psi4;
 
@@ -76,22 +77,29 @@ impl SumValues {
             return Err(PolygammaError::Pole);
         }
         let (a, b) = (n * 0.5 + 1.0, n * 0.5 + 0.5);
-        Self::from_polygammas(n, is_singlet, polygamma_0123(a)?, polygamma_0123(b)?)
+        Self::from_polygammas(Physics::Eko, n, is_singlet, polygamma_0123(a)?, polygamma_0123(b)?)
     }
 
     /// `SumValues::new(s.n, is_singlet)` from the psi_0..psi_3 that
     /// `harmonics::Sums::new` has already evaluated at the same two points
     /// (N/2 + 1, N/2 + 1/2): bitwise the same values, two polygamma
-    /// evaluations fewer where a caller needs both kinds of sums.
+    /// evaluations fewer where a caller needs both kinds of sums. S_{-2,1}
+    /// takes the g_3 of `s.physics()` (eko's fit, as `new`, or exact).
     pub fn from_sums(s: &Sums, is_singlet: bool) -> Result<SumValues, PolygammaError> {
         if s.n == C64::ZERO {
             return Err(PolygammaError::Pole);
         }
-        Self::from_polygammas(s.n, is_singlet, s.psi[0], s.psi[1])
+        Self::from_polygammas(s.physics(), s.n, is_singlet, s.psi[0], s.psi[1])
     }
 
     /// The sums from pa = psi_0..3(N/2 + 1) and pb = psi_0..3(N/2 + 1/2).
-    fn from_polygammas(n: C64, is_singlet: bool, pa: [C64; 4], pb: [C64; 4]) -> Result<SumValues, PolygammaError> {
+    fn from_polygammas(
+        physics: Physics,
+        n: C64,
+        is_singlet: bool,
+        pa: [C64; 4],
+        pb: [C64; 4],
+    ) -> Result<SumValues, PolygammaError> {
         let (a, b) = (n * 0.5 + 1.0, n * 0.5 + 0.5);
         let (pa4, pb4) = (psi4(a)?, psi4(b)?);
         // psi_0(2b) = [psi_0(a) + psi_0(b)]/2 + ln 2, psi_k(2b) = 2^{-k-1} [psi_k(a) + psi_k(b)]
@@ -119,7 +127,7 @@ impl SumValues {
         let s2m1 = -eta * mellin_g::g4(&sh, half[0], half_minus[0]) - LN2 * (s2 - sm2) - 0.5 * ZETA2 * sm1
             + 0.25 * ZETA3
             - 0.5 * ZETA2 * LN2;
-        let sm21 = s_minus2_1(n, s1, sm1, is_singlet);
+        let sm21 = s_minus2_1(physics, n, s1, sm1, is_singlet);
         let sm2m1 = -mellin_g::g19(&sh) + LN2 * (s2 - sm2) - 5.0 / 8.0 * ZETA3;
         let s31 = 0.5 * mellin_g::g22(&sh) - 0.25 * s4 - 0.25 * s2 * s2 + ZETA2 * s2 - 0.15 * ZETA2 * ZETA2;
         let ln2_2 = LN2 * LN2;

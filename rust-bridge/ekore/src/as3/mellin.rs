@@ -5,6 +5,7 @@
 use crate::complex::C64;
 use crate::constants::{ZETA2, ZETA3};
 use crate::harmonics::Sums;
+use crate::physics::Physics;
 
 /// Smallest shift m of the argument N+m used by the parametrisations (1/x terms).
 const M_MIN: i32 = -1;
@@ -32,6 +33,8 @@ pub(super) struct Mellin {
     sums: [[C64; 4]; N_SUMS],
     /// N is within B1M_WINDOW of 1 (see `l1_over_x`)
     near_one: bool,
+    /// the physics of the sums (the P^(2)+_ns constant reads it, `ns::nsp`)
+    pub(super) physics: Physics,
 }
 
 impl Mellin {
@@ -69,6 +72,7 @@ impl Mellin {
             inv,
             sums,
             near_one,
+            physics: s.physics(),
         }
     }
 

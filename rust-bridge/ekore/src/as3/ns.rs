@@ -3,6 +3,7 @@
 
 use super::{gamma_of, Mellin};
 use crate::complex::C64;
+use crate::physics::Physics;
 
 /// nf^2 part of P^(2)_{ns,+-} (exact; the same for +, - and v), M-space.
 fn p_ns_nf2(b: &Mellin) -> C64 {
@@ -15,13 +16,15 @@ fn p_ns_nf2(b: &Mellin) -> C64 {
     (17.0 / 72.0 - 2.0 / 27.0 * s1 - 10.0 / 27.0 * s2 + 2.0 / 9.0 * s3 - rat) * (-32.0 / 3.0)
 }
 
-/// The n_f delta(1-x) constant of the parametrised P^(2)+_ns: eko's -173.924; the codes
-/// that made the LHA tables (Pegasus, HOPPET) have -173.927, used in the reference build
-/// with the crate feature `pegasus-p2ns-constant` (docs/physics.md §12.9).
-#[cfg(not(feature = "pegasus-p2ns-constant"))]
-const P2NSP_NF_CONSTANT: f64 = -173.924;
-#[cfg(feature = "pegasus-p2ns-constant")]
-const P2NSP_NF_CONSTANT: f64 = -173.927;
+/// The n_f delta(1-x) constant of the parametrised P^(2)+_ns: eko's -173.924
+/// (`Physics::Eko`); the parametrisation's authors and the codes that made the LHA
+/// tables (Pegasus, HOPPET) have -173.927 (`Physics::Exact`; docs/physics.md §12.9).
+fn p2nsp_nf_constant(physics: Physics) -> f64 {
+    match physics {
+        Physics::Eko => -173.924,
+        Physics::Exact => -173.927,
+    }
+}
 
 // one line per kind of basis function; keep this layout
 #[rustfmt::skip]
@@ -31,7 +34,7 @@ pub(super) fn nsp(b: &Mellin, nf: u32) -> C64 {
         + 1641.1 * b.x(0) - 3135.0 * b.x(1) + 243.6 * b.x(2) - 522.1 * b.x(3)
         + 128.0 / 81.0 * b.l0(4, 0) + 800.0 / 27.0 * b.l0(3, 0) + 294.9 * b.l0(2, 0) + 1258.0 * b.l0(1, 0)
         + 563.9 * b.l0l1(0) + 256.8 * b.l0l0l1(0);
-    let p1 = -183.187 * b.d0() + P2NSP_NF_CONSTANT - 5120.0 / 81.0 * b.l1(1, 0)
+    let p1 = -183.187 * b.d0() + p2nsp_nf_constant(b.physics) - 5120.0 / 81.0 * b.l1(1, 0)
         - 197.0 * b.x(0) + 381.1 * b.x(1) + 72.94 * b.x(2) + 44.79 * b.x(3)
         - 192.0 / 81.0 * b.l0(3, 0) - 2608.0 / 81.0 * b.l0(2, 0) - 152.6 * b.l0(1, 0)
         - 56.66 * b.l0l1(0) - 1.497 * b.l0(3, 1);

@@ -3,13 +3,16 @@
 //! bitwise those of the single-N entry points of `gamma`.
 
 use super::boundary::guard;
-use super::check::{all_finite, check_mode, check_n, check_nf, check_order, check_ptr, not_finite, store, sums, Arg, Poles};
+use super::check::{
+    all_finite, check_mode, check_n, check_nf, check_order, check_physics, check_ptr, not_finite, store, sums, Arg, Poles,
+};
 use super::sums_batch::{unpack, unpack_n};
 use super::gamma::{ns_tower, ns_towers_all, singlet_tower};
 use super::n3lo::{ekore_n3lo, ns_poles, read_choice, DEFAULT_N3LO};
-use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_V, EKORE_OK};
+use super::{EKORE_MAX_ORDER, EKORE_MODE_NS_V, EKORE_OK, EKORE_PHYSICS_EKO};
 use crate::complex::C64;
 use crate::harmonics::Sums;
+use crate::physics::Physics;
 
 /// Validates the `count` points of a batch before anything is computed.
 ///
@@ -34,7 +37,7 @@ pub(super) enum Points {
 /// Shared body of the batch entry points: checks the pointers and every point
 /// first, then writes `width` (<= 27) values per point, point-major at
 /// p*width, computed by `eval` from the point's harmonic sums (computed here,
-/// or unpacked: the same values, so the same bits).
+/// or unpacked: the same values, so the same bits) for `physics`.
 ///
 /// # Safety
 /// Inputs valid for reads of `count` doubles (`count*EKORE_SUMS_LEN` packed),
@@ -48,6 +51,7 @@ pub(super) unsafe fn batch_run(
     out_re: *mut f64,
     out_im: *mut f64,
     width: usize,
+    physics: Physics,
     eval: &dyn Fn(&Sums, &mut [C64]) -> Result<(), i32>,
 ) -> Result<(), i32> {
     match points {
@@ -78,7 +82,7 @@ pub(super) unsafe fn batch_run(
             }
             Points::Packed(v) => (unpack_n(v, p), unpack(v, p)),
         };
-        eval(&s, g)?;
+        eval(&s.with_physics(physics), g)?;
         if !all_finite(g) {
             return Err(not_finite(func, n));
         }
@@ -96,6 +100,7 @@ unsafe fn singlet_batch(
     func: &str,
     order: u32,
     n3lo: *const ekore_n3lo,
+    physics: u32,
     points: Points,
     count: usize,
     nf: u32,
@@ -105,8 +110,9 @@ unsafe fn singlet_batch(
     check_order(func, order, EKORE_MAX_ORDER)?;
     check_nf(func, nf)?;
     let choice = read_choice(func, order, n3lo)?;
+    let physics = check_physics(func, physics)?;
     let w = 4 * order as usize;
-    batch_run(func, points, count, Poles::Singlet, out_re, out_im, w, &|s, g| {
+    batch_run(func, points, count, Poles::Singlet, out_re, out_im, w, physics, &|s, g| {
         g.copy_from_slice(&singlet_tower(func, order, s, nf, choice.as_ref())?[..w]);
         Ok(())
     })
@@ -134,7 +140,7 @@ unsafe fn ns_batch(
     let choice = read_choice(func, order, n3lo)?;
     let w = order as usize;
     let poles = ns_poles(choice.as_ref(), mode == EKORE_MODE_NS_V);
-    batch_run(func, points, count, poles, out_re, out_im, w, &|s, g| {
+    batch_run(func, points, count, poles, out_re, out_im, w, Physics::Eko, &|s, g| {
         g.copy_from_slice(&ns_tower(func, order, mode, s, nf, choice.as_ref())?[..w]);
         Ok(())
     })
@@ -149,6 +155,7 @@ unsafe fn ns_all_batch(
     func: &str,
     order: u32,
     n3lo: *const ekore_n3lo,
+    physics: u32,
     points: Points,
     count: usize,
     nf: u32,
@@ -158,9 +165,10 @@ unsafe fn ns_all_batch(
     check_order(func, order, EKORE_MAX_ORDER)?;
     check_nf(func, nf)?;
     let choice = read_choice(func, order, n3lo)?;
+    let physics = check_physics(func, physics)?;
     let w = order as usize;
     let poles = ns_poles(choice.as_ref(), true);
-    batch_run(func, points, count, poles, out_re, out_im, 3 * w, &|s, g| {
+    batch_run(func, points, count, poles, out_re, out_im, 3 * w, physics, &|s, g| {
         for (m, t) in ns_towers_all(func, order, s, nf, choice.as_ref())?.iter().enumerate() {
             g[m * w..(m + 1) * w].copy_from_slice(&t[..w]);
         }
@@ -187,7 +195,7 @@ pub extern "C" fn ekore_gamma_singlet_batch(
     const F: &str = "ekore_gamma_singlet_batch";
     // SAFETY: the caller provides `count` readable doubles per input and
     // count*4*order writable doubles per output.
-    guard(F, || unsafe { singlet_batch(F, order, &DEFAULT_N3LO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { singlet_batch(F, order, &DEFAULT_N3LO, EKORE_PHYSICS_EKO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_singlet_batch` with the N3LO choice `n3lo` (read when `order`
@@ -207,7 +215,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_n3lo(
 ) -> i32 {
     const F: &str = "ekore_gamma_singlet_batch_n3lo";
     // SAFETY: as for ekore_gamma_singlet_batch; n3lo NULL or readable.
-    guard(F, || unsafe { singlet_batch(F, order, n3lo, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, EKORE_PHYSICS_EKO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns` at `count` points. Writes `count*order` values, point-major:
@@ -270,7 +278,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_all_batch";
     // SAFETY: as for ekore_gamma_singlet_batch, with count*3*order outputs.
-    guard(F, || unsafe { ns_all_batch(F, order, &DEFAULT_N3LO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_all_batch(F, order, &DEFAULT_N3LO, EKORE_PHYSICS_EKO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns_all_batch` with the N3LO choice `n3lo` (read when `order` is
@@ -290,7 +298,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch_n3lo(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_all_batch_n3lo";
     // SAFETY: as for ekore_gamma_ns_all_batch; n3lo NULL or readable.
-    guard(F, || unsafe { ns_all_batch(F, order, n3lo, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, EKORE_PHYSICS_EKO, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_singlet_batch_n3lo` at the `count` points whose packed
@@ -313,7 +321,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_sums(
     const F: &str = "ekore_gamma_singlet_batch_sums";
     // SAFETY: the caller provides count*EKORE_SUMS_LEN readable doubles in
     // `sums` and count*4*order writable doubles per output; n3lo NULL or readable.
-    guard(F, || unsafe { singlet_batch(F, order, n3lo, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, EKORE_PHYSICS_EKO, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }
 
 /// `ekore_gamma_ns_all_batch_n3lo` from packed harmonic sums, as
@@ -332,5 +340,86 @@ pub extern "C" fn ekore_gamma_ns_all_batch_sums(
 ) -> i32 {
     const F: &str = "ekore_gamma_ns_all_batch_sums";
     // SAFETY: as for ekore_gamma_singlet_batch_sums, with count*3*order outputs.
-    guard(F, || unsafe { ns_all_batch(F, order, n3lo, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, EKORE_PHYSICS_EKO, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_singlet_batch_n3lo` with the physics `physics` where eko
+/// approximates: EKORE_PHYSICS_EKO gives bitwise `ekore_gamma_singlet_batch_n3lo`,
+/// EKORE_PHYSICS_EXACT the exact g_3(N) and the -173.927 constant of
+/// P^(2)+_ns (docs/physics.md §12.9). Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_singlet_batch_physics(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_singlet_batch_physics";
+    // SAFETY: as for ekore_gamma_singlet_batch_n3lo.
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, physics, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_ns_all_batch_n3lo` with the physics `physics`, as
+/// `ekore_gamma_singlet_batch_physics`. Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_all_batch_physics(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_all_batch_physics";
+    // SAFETY: as for ekore_gamma_ns_all_batch_n3lo.
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, physics, Points::N(n_re, n_im), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_singlet_batch_sums` with the physics `physics` (the packed
+/// sums hold none: the same packing serves both), as
+/// `ekore_gamma_singlet_batch_physics`. Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_singlet_batch_sums_physics(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    physics: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_singlet_batch_sums_physics";
+    // SAFETY: as for ekore_gamma_singlet_batch_sums.
+    guard(F, || unsafe { singlet_batch(F, order, n3lo, physics, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
+}
+
+/// `ekore_gamma_ns_all_batch_sums` with the physics `physics`, as
+/// `ekore_gamma_singlet_batch_sums_physics`. Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_all_batch_sums_physics(
+    order: u32,
+    n3lo: *const ekore_n3lo,
+    physics: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_ns_all_batch_sums_physics";
+    // SAFETY: as for ekore_gamma_ns_all_batch_sums.
+    guard(F, || unsafe { ns_all_batch(F, order, n3lo, physics, Points::Packed(sums), count, nf, out_re, out_im) }.err().unwrap_or(EKORE_OK))
 }

@@ -7,11 +7,12 @@ use std::fmt;
 
 use super::boundary::fail;
 use super::{
-    EKORE_ERR_DOMAIN, EKORE_ERR_MODE, EKORE_ERR_NF, EKORE_ERR_NULL, EKORE_ERR_ORDER, EKORE_MODE_NS_MINUS,
+    EKORE_ERR_DOMAIN, EKORE_ERR_MODE, EKORE_ERR_NF, EKORE_ERR_NULL, EKORE_ERR_ORDER, EKORE_ERR_PHYSICS, EKORE_MODE_NS_MINUS,
     EKORE_MODE_NS_PLUS, EKORE_MODE_NS_V, EKORE_N_MAX, EKORE_POLE_DISTANCE,
 };
 use crate::complex::C64;
 use crate::harmonics::Sums;
+use crate::physics::Physics;
 use crate::sums::SumValues;
 
 /// Which poles apply to a quantity.
@@ -80,6 +81,16 @@ pub(super) fn check_mode(func: &str, mode: u32) -> Result<(), i32> {
             format_args!("{func}: mode = {mode} is not 10101 (ns+), 10201 (ns-) or 10200 (nsV)"),
         )),
     }
+}
+
+/// The physics choice of the C ABI's number (EKORE_PHYSICS_EKO or _EXACT).
+pub(super) fn check_physics(func: &str, physics: u32) -> Result<Physics, i32> {
+    Physics::from_abi(physics).ok_or_else(|| {
+        fail(
+            EKORE_ERR_PHYSICS,
+            format_args!("{func}: physics = {physics} is neither EKORE_PHYSICS_EKO (0) nor EKORE_PHYSICS_EXACT (1)"),
+        )
+    })
 }
 
 pub(super) fn check_ptr<T>(func: &str, name: &str, p: *const T) -> Result<(), i32> {

@@ -28,7 +28,10 @@
 //! `time_like` (the time-like anomalous dimensions and OMEs, `*_tl`),
 //! `polarized` (the polarized anomalous dimensions at many N and OMEs, `*_pol`),
 //! `boundary` (the panic boundary, the thread-local error buffer and
-//! `ekore_last_error`);
+//! `ekore_last_error`). Every entry point whose values depend on where eko
+//! approximates has a `_physics` form taking `physics` (EKORE_PHYSICS_EKO,
+//! bitwise the form without it, or EKORE_PHYSICS_EXACT; docs/physics.md §12.9);
+//! the forms without it compute eko's;
 //! `check` holds the argument checks and output helpers they share.
 
 // cbindgen emits the functions in the order it parses them: this file first,
@@ -55,27 +58,35 @@ mod qed_tests;
 mod time_like_tests;
 #[cfg(test)]
 mod polarized_tests;
+#[cfg(test)]
+mod physics_tests;
 
 pub use batch::{
-    ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_all_batch_sums, ekore_gamma_ns_batch,
-    ekore_gamma_ns_batch_n3lo, ekore_gamma_singlet_batch, ekore_gamma_singlet_batch_n3lo, ekore_gamma_singlet_batch_sums,
+    ekore_gamma_ns_all_batch, ekore_gamma_ns_all_batch_n3lo, ekore_gamma_ns_all_batch_physics, ekore_gamma_ns_all_batch_sums,
+    ekore_gamma_ns_all_batch_sums_physics, ekore_gamma_ns_batch, ekore_gamma_ns_batch_n3lo, ekore_gamma_singlet_batch,
+    ekore_gamma_singlet_batch_n3lo, ekore_gamma_singlet_batch_physics, ekore_gamma_singlet_batch_sums,
+    ekore_gamma_singlet_batch_sums_physics,
 };
 pub use sums_batch::{ekore_sums_batch, EKORE_SUMS_LEN};
 pub use beta::ekore_beta;
 pub use boundary::ekore_last_error;
 pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamma_singlet, ekore_gamma_singlet_n3lo};
 pub use n3lo::{ekore_n3lo, ekore_n3lo_check, ekore_n3lo_variation_max};
-pub use ome::{ekore_ome_ns, ekore_ome_ns_batch_sums, ekore_ome_singlet, ekore_ome_singlet_batch_sums};
+pub use ome::{
+    ekore_ome_ns, ekore_ome_ns_batch_sums, ekore_ome_ns_batch_sums_physics, ekore_ome_ns_physics, ekore_ome_singlet,
+    ekore_ome_singlet_batch_sums, ekore_ome_singlet_batch_sums_physics, ekore_ome_singlet_physics,
+};
 pub use time_like::{
-    ekore_gamma_ns_all_batch_tl, ekore_gamma_singlet_batch_tl, ekore_ome_ns_tl, ekore_ome_singlet_tl, EKORE_MAX_OME_ORDER_TL,
-    EKORE_MAX_ORDER_TL,
+    ekore_gamma_ns_all_batch_tl, ekore_gamma_ns_all_batch_tl_physics, ekore_gamma_singlet_batch_tl,
+    ekore_gamma_singlet_batch_tl_physics, ekore_ome_ns_tl, ekore_ome_singlet_tl, EKORE_MAX_OME_ORDER_TL, EKORE_MAX_ORDER_TL,
 };
 pub use polarized::{
-    ekore_gamma_ns_all_batch_pol, ekore_gamma_singlet_batch_pol, ekore_ome_ns_pol, ekore_ome_singlet_pol, EKORE_MAX_POL_OME_ORDER,
-    EKORE_MAX_POL_ORDER,
+    ekore_gamma_ns_all_batch_pol, ekore_gamma_ns_all_batch_pol_physics, ekore_gamma_singlet_batch_pol,
+    ekore_gamma_singlet_batch_pol_physics, ekore_ome_ns_pol, ekore_ome_ns_pol_physics, ekore_ome_singlet_pol,
+    ekore_ome_singlet_pol_physics, EKORE_MAX_POL_OME_ORDER, EKORE_MAX_POL_ORDER,
 };
 pub use qed::{
-    ekore_gamma_qed_batch, ekore_gamma_qed_len, EKORE_MAX_QED_ORDER, EKORE_QED_LEN_MAX, EKORE_QED_NS, EKORE_QED_SINGLET,
+    ekore_gamma_qed_batch, ekore_gamma_qed_batch_physics, ekore_gamma_qed_len, EKORE_MAX_QED_ORDER, EKORE_QED_LEN_MAX, EKORE_QED_NS, EKORE_QED_SINGLET,
     EKORE_QED_VALENCE,
 };
 
@@ -99,6 +110,19 @@ pub const EKORE_ERR_DOMAIN: i32 = -5;
 pub const EKORE_ERR_PANIC: i32 = -6;
 /// An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv neither 0 nor 1.
 pub const EKORE_ERR_VARIATION: i32 = -7;
+/// A physics choice (the `physics` argument of the `*_physics` entry points)
+/// that is neither EKORE_PHYSICS_EKO nor EKORE_PHYSICS_EXACT.
+pub const EKORE_ERR_PHYSICS: i32 = -8;
+
+/// Physics choice (`*_physics` entry points; docs/physics.md §12.9): eko
+/// 0.15.7's approximations, the 7-term fit of g_3(N) and the n_f delta(1-x)
+/// constant -173.924 of the parametrised P^(2)+_ns. What every entry point
+/// without a `physics` argument computes.
+pub const EKORE_PHYSICS_EKO: u32 = 0;
+/// Physics choice: the exact g_3(N) (wherever S_{-2,1} enters: NLO
+/// non-singlet, NNLO OMEs, the N3LO sums) and the constant -173.927 of the
+/// parametrisation's authors (Pegasus, HOPPET: the LHA tables' physics).
+pub const EKORE_PHYSICS_EXACT: u32 = 1;
 
 /// Non-singlet mode: ns+ (eko sector 10101, T_k evolution).
 pub const EKORE_MODE_NS_PLUS: u32 = 10101;

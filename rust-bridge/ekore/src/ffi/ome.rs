@@ -3,18 +3,22 @@
 //! (`ome_entry`: also the polarized and time-like ones).
 
 use super::boundary::guard;
-use super::check::{all_finite, check_l, check_n, check_nf, check_order, check_ptr, not_finite, store, sum_values, sums, Arg, Poles};
-use super::{EKORE_MAX_OME_ORDER, EKORE_OK};
+use super::check::{
+    all_finite, check_l, check_n, check_nf, check_order, check_physics, check_ptr, not_finite, store, sum_values, sums, Arg,
+    Poles,
+};
+use super::{EKORE_MAX_OME_ORDER, EKORE_OK, EKORE_PHYSICS_EKO};
 use super::batch::{batch_run, Points};
 use crate::complex::C64;
 use crate::harmonics::Sums;
+use crate::physics::Physics;
 use crate::ome;
 
 /// The body every OME entry point shares (these, the polarized and the
 /// time-like ones): checks the output pointers, the order (`check_order`),
-/// nf, L and N (against `poles`) in this order, lets `eval` write the `len`
-/// values at the checked N, and stores them only if all are finite. Nothing
-/// is written on an error.
+/// nf, L, `physics` and N (against `poles`) in this order, lets `eval` write
+/// the `len` values at the checked N for the checked physics, and stores them
+/// only if all are finite. Nothing is written on an error.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn ome_entry(
     func: &str,
@@ -24,11 +28,12 @@ pub(super) fn ome_entry(
     n_im: f64,
     nf: u32,
     l: f64,
+    physics: u32,
     poles: Poles,
     out_re: *mut f64,
     out_im: *mut f64,
     len: usize,
-    eval: &dyn Fn(C64, &mut [C64]) -> Result<(), i32>,
+    eval: &dyn Fn(C64, Physics, &mut [C64]) -> Result<(), i32>,
 ) -> i32 {
     guard(func, || {
         let run = || -> Result<(), i32> {
@@ -37,10 +42,11 @@ pub(super) fn ome_entry(
             check_order(func, order)?;
             check_nf(func, nf)?;
             check_l(func, l)?;
+            let physics = check_physics(func, physics)?;
             let n = check_n(func, Arg(None), n_re, n_im, poles)?;
             let mut buf = [C64::ZERO; 27];
             let a = &mut buf[..len];
-            eval(n, a)?;
+            eval(n, physics, a)?;
             if !all_finite(a) {
                 return Err(not_finite(func, n));
             }
@@ -73,10 +79,15 @@ pub extern "C" fn ekore_ome_ns(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_ome_ns";
+    ome_ns_at("ekore_ome_ns", order, n_re, n_im, nf, l, EKORE_PHYSICS_EKO, out_re, out_im)
+}
+
+/// Shared body of `ekore_ome_ns` and `ekore_ome_ns_physics`.
+#[allow(clippy::too_many_arguments)]
+fn ome_ns_at(func: &str, order: u32, n_re: f64, n_im: f64, nf: u32, l: f64, physics: u32, out_re: *mut f64, out_im: *mut f64) -> i32 {
     let len = 4 * order as usize;
-    ome_entry(F, order, &unpolarized_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, len, &|n, a| {
-        ns_values(F, &sums(F, n)?, order, nf, l, a)
+    ome_entry(func, order, &unpolarized_order, n_re, n_im, nf, l, physics, Poles::NonSinglet, out_re, out_im, len, &|n, p, a| {
+        ns_values(func, &sums(func, n)?.with_physics(p), order, nf, l, a)
     })
 }
 
@@ -109,10 +120,15 @@ pub extern "C" fn ekore_ome_singlet(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_ome_singlet";
+    ome_singlet_at("ekore_ome_singlet", order, n_re, n_im, nf, l, EKORE_PHYSICS_EKO, out_re, out_im)
+}
+
+/// Shared body of `ekore_ome_singlet` and `ekore_ome_singlet_physics`.
+#[allow(clippy::too_many_arguments)]
+fn ome_singlet_at(func: &str, order: u32, n_re: f64, n_im: f64, nf: u32, l: f64, physics: u32, out_re: *mut f64, out_im: *mut f64) -> i32 {
     let len = 9 * order as usize;
-    ome_entry(F, order, &unpolarized_order, n_re, n_im, nf, l, Poles::Singlet, out_re, out_im, len, &|n, a| {
-        singlet_values(F, &sums(F, n)?, order, nf, l, a)
+    ome_entry(func, order, &unpolarized_order, n_re, n_im, nf, l, physics, Poles::Singlet, out_re, out_im, len, &|n, p, a| {
+        singlet_values(func, &sums(func, n)?.with_physics(p), order, nf, l, a)
     })
 }
 
@@ -132,9 +148,9 @@ fn singlet_values(func: &str, s: &Sums, order: u32, nf: u32, l: f64, a: &mut [C6
 }
 
 /// The OMEs of `count` points from their packed harmonic sums
-/// (`ekore_sums_batch`): the checks of `order`, nf, L, then of every N (read
-/// from the sums, against `poles`) before anything is written, then `width`
-/// values per point, point-major.
+/// (`ekore_sums_batch`): the checks of `order`, nf, L, `physics`, then of
+/// every N (read from the sums, against `poles`) before anything is written,
+/// then `width` values per point, point-major.
 #[allow(clippy::too_many_arguments)]
 fn ome_batch_sums(
     func: &str,
@@ -143,6 +159,7 @@ fn ome_batch_sums(
     count: usize,
     nf: u32,
     l: f64,
+    physics: u32,
     poles: Poles,
     out_re: *mut f64,
     out_im: *mut f64,
@@ -154,9 +171,10 @@ fn ome_batch_sums(
             unpolarized_order(func, order)?;
             check_nf(func, nf)?;
             check_l(func, l)?;
+            let physics = check_physics(func, physics)?;
             // SAFETY: the caller provides count*EKORE_SUMS_LEN readable doubles
             // in `sums` and count*width writable ones per output.
-            unsafe { batch_run(func, Points::Packed(sums), count, poles, out_re, out_im, width, values) }
+            unsafe { batch_run(func, Points::Packed(sums), count, poles, out_re, out_im, width, physics, values) }
         };
         run().err().unwrap_or(EKORE_OK)
     })
@@ -177,9 +195,26 @@ pub extern "C" fn ekore_ome_ns_batch_sums(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_ome_ns_batch_sums";
+    ome_ns_batch_sums("ekore_ome_ns_batch_sums", order, sums, count, nf, l, EKORE_PHYSICS_EKO, out_re, out_im)
+}
+
+/// Shared body of `ekore_ome_ns_batch_sums` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn ome_ns_batch_sums(
+    func: &str,
+    order: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    physics: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let w = 4 * order as usize;
-    ome_batch_sums(F, order, sums, count, nf, l, Poles::NonSinglet, out_re, out_im, w, &|s, a| ns_values(F, s, order, nf, l, a))
+    ome_batch_sums(func, order, sums, count, nf, l, physics, Poles::NonSinglet, out_re, out_im, w, &|s, a| {
+        ns_values(func, s, order, nf, l, a)
+    })
 }
 
 /// `ekore_ome_singlet` from packed harmonic sums, as `ekore_ome_ns_batch_sums`:
@@ -194,7 +229,90 @@ pub extern "C" fn ekore_ome_singlet_batch_sums(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_ome_singlet_batch_sums";
+    ome_singlet_batch_sums("ekore_ome_singlet_batch_sums", order, sums, count, nf, l, EKORE_PHYSICS_EKO, out_re, out_im)
+}
+
+/// Shared body of `ekore_ome_singlet_batch_sums` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn ome_singlet_batch_sums(
+    func: &str,
+    order: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    physics: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let w = 9 * order as usize;
-    ome_batch_sums(F, order, sums, count, nf, l, Poles::Singlet, out_re, out_im, w, &|s, a| singlet_values(F, s, order, nf, l, a))
+    ome_batch_sums(func, order, sums, count, nf, l, physics, Poles::Singlet, out_re, out_im, w, &|s, a| {
+        singlet_values(func, s, order, nf, l, a)
+    })
+}
+
+/// `ekore_ome_ns` with the physics `physics` where eko approximates
+/// (EKORE_PHYSICS_EKO: bitwise `ekore_ome_ns`; EKORE_PHYSICS_EXACT: the exact
+/// g_3(N) in S_{-2,1}, docs/physics.md §12.9). Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_ns_physics(
+    order: u32,
+    physics: u32,
+    n_re: f64,
+    n_im: f64,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ome_ns_at("ekore_ome_ns_physics", order, n_re, n_im, nf, l, physics, out_re, out_im)
+}
+
+/// `ekore_ome_singlet` with the physics `physics`, as `ekore_ome_ns_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_singlet_physics(
+    order: u32,
+    physics: u32,
+    n_re: f64,
+    n_im: f64,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ome_singlet_at("ekore_ome_singlet_physics", order, n_re, n_im, nf, l, physics, out_re, out_im)
+}
+
+/// `ekore_ome_ns_batch_sums` with the physics `physics`, as `ekore_ome_ns_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_ns_batch_sums_physics(
+    order: u32,
+    physics: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ome_ns_batch_sums("ekore_ome_ns_batch_sums_physics", order, sums, count, nf, l, physics, out_re, out_im)
+}
+
+/// `ekore_ome_singlet_batch_sums` with the physics `physics`, as `ekore_ome_ns_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_singlet_batch_sums_physics(
+    order: u32,
+    physics: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ome_singlet_batch_sums("ekore_ome_singlet_batch_sums_physics", order, sums, count, nf, l, physics, out_re, out_im)
 }

@@ -9,9 +9,9 @@
 
 use super::batch::{batch_run, Points};
 use super::boundary::guard;
-use super::check::{check_nf, check_order, sums, Poles};
+use super::check::{check_nf, check_order, check_physics, sums, Poles};
 use super::ome::ome_entry;
-use super::EKORE_OK;
+use super::{EKORE_OK, EKORE_PHYSICS_EKO};
 use crate::polarized;
 
 /// Highest order of the polarized anomalous dimensions (NNLO).
@@ -38,15 +38,31 @@ pub extern "C" fn ekore_gamma_ns_all_batch_pol(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_gamma_ns_all_batch_pol";
+    ns_all_batch_pol("ekore_gamma_ns_all_batch_pol", order, EKORE_PHYSICS_EKO, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// Shared body of `ekore_gamma_ns_all_batch_pol` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn ns_all_batch_pol(
+    func: &str,
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let run = || -> Result<(), i32> {
-        check_order(F, order, EKORE_MAX_POL_ORDER)?;
-        check_nf(F, nf)?;
+        check_order(func, order, EKORE_MAX_POL_ORDER)?;
+        check_nf(func, nf)?;
+        let physics = check_physics(func, physics)?;
         let w = order as usize;
         // SAFETY: the caller provides `count` readable doubles per input and
         // count*3*order writable doubles per output.
         unsafe {
-            batch_run(F, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+            batch_run(func, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 3 * w, physics, &|s, g| {
                 for (m, t) in polarized::gamma_ns_towers(order, s, nf).iter().enumerate() {
                     g[m * w..(m + 1) * w].copy_from_slice(&t[..w]);
                 }
@@ -54,7 +70,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch_pol(
             })
         }
     };
-    guard(F, || run().err().unwrap_or(EKORE_OK))
+    guard(func, || run().err().unwrap_or(EKORE_OK))
 }
 
 /// The polarized singlet tower at `count` points, `order` 1..3, as
@@ -72,14 +88,30 @@ pub extern "C" fn ekore_gamma_singlet_batch_pol(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_gamma_singlet_batch_pol";
+    singlet_batch_pol("ekore_gamma_singlet_batch_pol", order, EKORE_PHYSICS_EKO, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// Shared body of `ekore_gamma_singlet_batch_pol` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn singlet_batch_pol(
+    func: &str,
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let run = || -> Result<(), i32> {
-        check_order(F, order, EKORE_MAX_POL_ORDER)?;
-        check_nf(F, nf)?;
+        check_order(func, order, EKORE_MAX_POL_ORDER)?;
+        check_nf(func, nf)?;
+        let physics = check_physics(func, physics)?;
         let w = order as usize;
         // SAFETY: as for ekore_gamma_ns_all_batch_pol, with count*4*order outputs.
         unsafe {
-            batch_run(F, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 4 * w, &|s, g| {
+            batch_run(func, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 4 * w, physics, &|s, g| {
                 for (k, m) in polarized::gamma_singlet_tower(order, s, nf).iter().take(w).enumerate() {
                     g[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
                 }
@@ -87,7 +119,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_pol(
             })
         }
     };
-    guard(F, || run().err().unwrap_or(EKORE_OK))
+    guard(func, || run().err().unwrap_or(EKORE_OK))
 }
 
 /// The order check of the polarized OMEs: 1..EKORE_MAX_POL_OME_ORDER.
@@ -112,10 +144,15 @@ pub extern "C" fn ekore_ome_ns_pol(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_ome_ns_pol";
+    ome_ns_pol("ekore_ome_ns_pol", order, EKORE_PHYSICS_EKO, n_re, n_im, nf, l, out_re, out_im)
+}
+
+/// Shared body of `ekore_ome_ns_pol` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn ome_ns_pol(func: &str, order: u32, physics: u32, n_re: f64, n_im: f64, nf: u32, l: f64, out_re: *mut f64, out_im: *mut f64) -> i32 {
     let len = 4 * order as usize;
-    ome_entry(F, order, &ome_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, len, &|n, a| {
-        let s = sums(F, n)?;
+    ome_entry(func, order, &ome_order, n_re, n_im, nf, l, physics, Poles::NonSinglet, out_re, out_im, len, &|n, p, a| {
+        let s = sums(func, n)?.with_physics(p);
         for (k, m) in polarized::a_non_singlet(order, &s, l).iter().take(order as usize).enumerate() {
             a[4 * k..4 * k + 4].copy_from_slice(&[m[0][0], m[0][1], m[1][0], m[1][1]]);
         }
@@ -140,10 +177,25 @@ pub extern "C" fn ekore_ome_singlet_pol(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_ome_singlet_pol";
+    ome_singlet_pol("ekore_ome_singlet_pol", order, EKORE_PHYSICS_EKO, n_re, n_im, nf, l, out_re, out_im)
+}
+
+/// Shared body of `ekore_ome_singlet_pol` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn ome_singlet_pol(
+    func: &str,
+    order: u32,
+    physics: u32,
+    n_re: f64,
+    n_im: f64,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let len = 9 * order as usize;
-    ome_entry(F, order, &ome_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, len, &|n, a| {
-        let s = sums(F, n)?;
+    ome_entry(func, order, &ome_order, n_re, n_im, nf, l, physics, Poles::NonSinglet, out_re, out_im, len, &|n, p, a| {
+        let s = sums(func, n)?.with_physics(p);
         for (k, m) in polarized::a_singlet(order, &s, nf, l).iter().take(order as usize).enumerate() {
             for i in 0..3 {
                 a[9 * k + 3 * i..9 * k + 3 * i + 3].copy_from_slice(&m[i]);
@@ -151,4 +203,72 @@ pub extern "C" fn ekore_ome_singlet_pol(
         }
         Ok(())
     })
+}
+
+/// `ekore_gamma_ns_all_batch_pol` with the physics `physics` where eko
+/// approximates (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_ns_all_batch_pol`;
+/// EKORE_PHYSICS_EXACT: the exact g_3(N), docs/physics.md §16.5).
+/// Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_all_batch_pol_physics(
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ns_all_batch_pol("ekore_gamma_ns_all_batch_pol_physics", order, physics, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// `ekore_gamma_singlet_batch_pol` with the physics `physics`, as
+/// `ekore_gamma_ns_all_batch_pol_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_singlet_batch_pol_physics(
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    singlet_batch_pol("ekore_gamma_singlet_batch_pol_physics", order, physics, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// `ekore_ome_ns_pol` with the physics `physics`, as `ekore_gamma_ns_all_batch_pol_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_ns_pol_physics(
+    order: u32,
+    physics: u32,
+    n_re: f64,
+    n_im: f64,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ome_ns_pol("ekore_ome_ns_pol_physics", order, physics, n_re, n_im, nf, l, out_re, out_im)
+}
+
+/// `ekore_ome_singlet_pol` with the physics `physics`, as `ekore_gamma_ns_all_batch_pol_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_singlet_pol_physics(
+    order: u32,
+    physics: u32,
+    n_re: f64,
+    n_im: f64,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ome_singlet_pol("ekore_ome_singlet_pol_physics", order, physics, n_re, n_im, nf, l, out_re, out_im)
 }

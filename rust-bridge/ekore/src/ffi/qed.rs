@@ -4,9 +4,9 @@
 //! Every point is validated before anything is written (as in `batch`).
 
 use super::boundary::{fail, guard};
-use super::check::{all_finite, check_n, check_nf, check_ptr, not_finite, store, sum_values, sums, Arg, Poles};
+use super::check::{all_finite, check_n, check_nf, check_physics, check_ptr, not_finite, store, sum_values, sums, Arg, Poles};
 use super::n3lo::{ekore_n3lo, ns_poles, read_choice, Choice};
-use super::{EKORE_ERR_MODE, EKORE_ERR_NF, EKORE_ERR_ORDER, EKORE_MAX_ORDER, EKORE_OK};
+use super::{EKORE_ERR_MODE, EKORE_ERR_NF, EKORE_ERR_ORDER, EKORE_MAX_ORDER, EKORE_OK, EKORE_PHYSICS_EKO};
 use crate::as4;
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -119,6 +119,7 @@ unsafe fn qed_batch(
     order_qcd: u32,
     order_qed: u32,
     n3lo: *const ekore_n3lo,
+    physics: u32,
     n_re: *const f64,
     n_im: *const f64,
     count: usize,
@@ -128,6 +129,7 @@ unsafe fn qed_batch(
 ) -> Result<(), i32> {
     check_args(func, sector, order_qcd, order_qed, nf)?;
     let choice = read_choice(func, order_qcd, n3lo)?;
+    let physics = check_physics(func, physics)?;
     if let Some(c) = choice.as_ref() {
         if sector == EKORE_QED_SINGLET {
             as4::check_singlet_nf(nf, c.use_fhmruvv).map_err(|m| fail(EKORE_ERR_NF, format_args!("{func}: {m}")))?;
@@ -150,7 +152,7 @@ unsafe fn qed_batch(
     let g = &mut buf[..width];
     for p in 0..count {
         let n = C64::new(*n_re.add(p), *n_im.add(p));
-        let s = sums(func, n)?;
+        let s = sums(func, n)?.with_physics(physics);
         eval_point(func, sector, order_qcd, order_qed, &s, nf, choice.as_ref(), g)?;
         if !all_finite(g) {
             return Err(not_finite(func, n));
@@ -205,7 +207,36 @@ pub extern "C" fn ekore_gamma_qed_batch(
     // SAFETY: the caller provides `count` readable doubles per input, count *
     // ekore_gamma_qed_len(..) writable doubles per output, n3lo NULL or readable.
     guard(F, || {
-        unsafe { qed_batch(F, sector, order_qcd, order_qed, n3lo, n_re, n_im, count, nf, out_re, out_im) }
+        unsafe { qed_batch(F, sector, order_qcd, order_qed, n3lo, EKORE_PHYSICS_EKO, n_re, n_im, count, nf, out_re, out_im) }
+            .err()
+            .unwrap_or(EKORE_OK)
+    })
+}
+
+/// `ekore_gamma_qed_batch` with the physics `physics` where eko approximates
+/// (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_qed_batch`; EKORE_PHYSICS_EXACT:
+/// the exact g_3(N) and the -173.927 constant of P^(2)+_ns in the QCD
+/// entries and the exact g_3 in the O(a_s a_em) ones, docs/physics.md §12.9).
+/// Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_qed_batch_physics(
+    sector: u32,
+    order_qcd: u32,
+    order_qed: u32,
+    n3lo: *const ekore_n3lo,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    const F: &str = "ekore_gamma_qed_batch_physics";
+    // SAFETY: as for ekore_gamma_qed_batch.
+    guard(F, || {
+        unsafe { qed_batch(F, sector, order_qcd, order_qed, n3lo, physics, n_re, n_im, count, nf, out_re, out_im) }
             .err()
             .unwrap_or(EKORE_OK)
     })

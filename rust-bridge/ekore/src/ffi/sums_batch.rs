@@ -44,7 +44,8 @@ pub(super) unsafe fn unpack_n(v: *const f64, p: usize) -> C64 {
     at(v, p, 0)
 }
 
-/// The sums of point p of a packed array: the values that were packed.
+/// The sums of point p of a packed array: the values that were packed, for eko's
+/// physics (the packing holds no physics: the entry point that reads them sets it).
 ///
 /// # Safety
 /// As `at`.
@@ -57,7 +58,7 @@ pub(super) unsafe fn unpack(v: *const f64, p: usize) -> Sums {
         r
     };
     let (s, h, hm) = (row(1, 4), row(5, 3), row(8, 3));
-    Sums { n: at(v, p, 0), s, s_half: [h[0], h[1], h[2]], s_half_minus: [hm[0], hm[1], hm[2]], psi: [row(11, 4), row(15, 4)] }
+    Sums::from_values(at(v, p, 0), s, [h[0], h[1], h[2]], [hm[0], hm[1], hm[2]], [row(11, 4), row(15, 4)])
 }
 
 /// The harmonic sums of the `count` points N_p = n_re[p] + i n_im[p] into

@@ -7,9 +7,9 @@
 
 use super::batch::{batch_run, Points};
 use super::boundary::{fail, guard};
-use super::check::{check_nf, check_order, Poles};
+use super::check::{check_nf, check_order, check_physics, Poles};
 use super::ome::ome_entry;
-use super::{EKORE_ERR_ORDER, EKORE_OK};
+use super::{EKORE_ERR_ORDER, EKORE_OK, EKORE_PHYSICS_EKO};
 use crate::complex::C64;
 use crate::time_like::{self, ome, NsMode};
 
@@ -49,15 +49,31 @@ pub extern "C" fn ekore_gamma_ns_all_batch_tl(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_gamma_ns_all_batch_tl";
+    ns_all_batch_tl("ekore_gamma_ns_all_batch_tl", order, EKORE_PHYSICS_EKO, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// Shared body of `ekore_gamma_ns_all_batch_tl` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn ns_all_batch_tl(
+    func: &str,
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let run = || -> Result<(), i32> {
-        check_order(F, order, EKORE_MAX_ORDER_TL)?;
-        check_nf(F, nf)?;
+        check_order(func, order, EKORE_MAX_ORDER_TL)?;
+        check_nf(func, nf)?;
+        let physics = check_physics(func, physics)?;
         let w = order as usize;
         // SAFETY: the caller provides `count` readable doubles per input and
         // count*3*order writable doubles per output.
         unsafe {
-            batch_run(F, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 3 * w, &|s, g| {
+            batch_run(func, Points::N(n_re, n_im), count, Poles::NonSinglet, out_re, out_im, 3 * w, physics, &|s, g| {
                 for (m, mode) in NsMode::ALL.iter().enumerate() {
                     g[m * w..(m + 1) * w].copy_from_slice(&time_like::gamma_ns_tower(order, *mode, s, nf)[..w]);
                 }
@@ -65,7 +81,7 @@ pub extern "C" fn ekore_gamma_ns_all_batch_tl(
             })
         }
     };
-    guard(F, || run().err().unwrap_or(EKORE_OK))
+    guard(func, || run().err().unwrap_or(EKORE_OK))
 }
 
 /// eko's time-like singlet matrices gamma_T,S^(0..order-1) at `count` points,
@@ -85,14 +101,30 @@ pub extern "C" fn ekore_gamma_singlet_batch_tl(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    const F: &str = "ekore_gamma_singlet_batch_tl";
+    singlet_batch_tl("ekore_gamma_singlet_batch_tl", order, EKORE_PHYSICS_EKO, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// Shared body of `ekore_gamma_singlet_batch_tl` and its `_physics` form.
+#[allow(clippy::too_many_arguments)]
+fn singlet_batch_tl(
+    func: &str,
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
     let run = || -> Result<(), i32> {
-        check_order(F, order, EKORE_MAX_ORDER_TL)?;
-        check_nf(F, nf)?;
+        check_order(func, order, EKORE_MAX_ORDER_TL)?;
+        check_nf(func, nf)?;
+        let physics = check_physics(func, physics)?;
         let o = order as usize;
         // SAFETY: as for ekore_gamma_ns_all_batch_tl, with count*4*order outputs.
         unsafe {
-            batch_run(F, Points::N(n_re, n_im), count, Poles::Singlet, out_re, out_im, 4 * o, &|s, g| {
+            batch_run(func, Points::N(n_re, n_im), count, Poles::Singlet, out_re, out_im, 4 * o, physics, &|s, g| {
                 let t = time_like::gamma_singlet_tower(order, s, nf);
                 for k in 0..o {
                     g[4 * k..4 * k + 4].copy_from_slice(&[t[k][0][0], t[k][0][1], t[k][1][0], t[k][1][1]]);
@@ -101,7 +133,7 @@ pub extern "C" fn ekore_gamma_singlet_batch_tl(
             })
         }
     };
-    guard(F, || run().err().unwrap_or(EKORE_OK))
+    guard(func, || run().err().unwrap_or(EKORE_OK))
 }
 
 /// eko's time-like non-singlet matching OME on (q, H) (`time_like.A_non_singlet`),
@@ -120,11 +152,13 @@ pub extern "C" fn ekore_ome_ns_tl(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    let eval = |_n: C64, a: &mut [C64]| {
+    // O(a_s): no quantity eko approximates, so eko's physics is the exact one
+    let eval = |_n: C64, _physics, a: &mut [C64]| {
         a.copy_from_slice(ome::a_ns_1().as_flattened());
         Ok(())
     };
-    ome_entry("ekore_ome_ns_tl", order, &check_ome_order, n_re, n_im, nf, l, Poles::NonSinglet, out_re, out_im, 4, &eval)
+    let p = EKORE_PHYSICS_EKO;
+    ome_entry("ekore_ome_ns_tl", order, &check_ome_order, n_re, n_im, nf, l, p, Poles::NonSinglet, out_re, out_im, 4, &eval)
 }
 
 /// eko's time-like singlet matching OME on (g, q, H) (`time_like.A_singlet`),
@@ -143,9 +177,47 @@ pub extern "C" fn ekore_ome_singlet_tl(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    let eval = |n: C64, a: &mut [C64]| {
+    // O(a_s): no quantity eko approximates (as ekore_ome_ns_tl)
+    let eval = |n: C64, _physics, a: &mut [C64]| {
         a.copy_from_slice(ome::a_singlet_1(n, l).as_flattened());
         Ok(())
     };
-    ome_entry("ekore_ome_singlet_tl", order, &check_ome_order, n_re, n_im, nf, l, Poles::Singlet, out_re, out_im, 9, &eval)
+    let p = EKORE_PHYSICS_EKO;
+    ome_entry("ekore_ome_singlet_tl", order, &check_ome_order, n_re, n_im, nf, l, p, Poles::Singlet, out_re, out_im, 9, &eval)
+}
+
+/// `ekore_gamma_ns_all_batch_tl` with the physics `physics` where eko
+/// approximates (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_ns_all_batch_tl`;
+/// EKORE_PHYSICS_EXACT: the exact g_3(N) of the NLO non-singlet, docs/physics.md
+/// §16.5). The time-like OMEs (O(a_s)) take no physics. Errors: also EKORE_ERR_PHYSICS.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_ns_all_batch_tl_physics(
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    ns_all_batch_tl("ekore_gamma_ns_all_batch_tl_physics", order, physics, n_re, n_im, count, nf, out_re, out_im)
+}
+
+/// `ekore_gamma_singlet_batch_tl` with the physics `physics`, as
+/// `ekore_gamma_ns_all_batch_tl_physics`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_gamma_singlet_batch_tl_physics(
+    order: u32,
+    physics: u32,
+    n_re: *const f64,
+    n_im: *const f64,
+    count: usize,
+    nf: u32,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    singlet_batch_tl("ekore_gamma_singlet_batch_tl_physics", order, physics, n_re, n_im, count, nf, out_re, out_im)
 }

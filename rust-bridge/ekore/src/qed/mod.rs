@@ -27,7 +27,7 @@ mod tests;
 pub use towers::{gamma_ns_qed, gamma_ns_qed_all, gamma_singlet_qed, gamma_valence_qed, N3lo, NsQed, SingletQed, ValenceQed};
 
 use crate::complex::C64;
-use crate::harmonics::{g3, Sums};
+use crate::harmonics::Sums;
 
 /// Number of colours (eko's `constants.NC`).
 pub const NC: f64 = 3.0;
@@ -86,7 +86,7 @@ pub fn sum_e4(nf: u32) -> f64 {
 /// The sums the O(a_s a_em) non-singlet kernels read beyond S_1..S_3(N), as eko's
 /// harmonics cache defines them (keys S1h..S3h, S1ph..S3ph, g3, g3p2):
 /// S_k(N/2), S_k((N+1)/2) = S_k((N-1)/2) + ((N+1)/2)^-k, g_3(N) and g_3(N+2)
-/// (Pegasus approximation, `harmonics::g3`, with S_1(N+2) = S_1(N) + 1/(N+1) + 1/(N+2)).
+/// (of the sums' physics: eko's fit or exact, `Sums::g3_at`, with S_1(N+2) = S_1(N) + 1/(N+1) + 1/(N+2)).
 #[derive(Clone, Copy, Debug)]
 pub struct MixedSums {
     /// S_1..S_3 at N/2
@@ -108,6 +108,6 @@ impl MixedSums {
             p *= inv;
         }
         let s1_p2 = s.s1() + (n + 1.0).recip() + (n + 2.0).recip();
-        MixedSums { half: s.s_half, half_plus, g3: s.g3(), g3_p2: g3(n + 2.0, s1_p2) }
+        MixedSums { half: s.s_half, half_plus, g3: s.g3(), g3_p2: s.g3_at(n + 2.0, s1_p2) }
     }
 }
