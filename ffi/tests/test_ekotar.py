@@ -3,6 +3,7 @@ same archive as eko's own writer, read back by eko.EKO.read with the same
 arrays; a failure in its writer thread stops the write and leaves nothing."""
 
 import io
+import json
 import tarfile
 import tempfile
 
@@ -51,6 +52,8 @@ def test_same_archive_as_ekos_writer(name, tmp_path, eko_tmp):
     sol.to_eko(ours)
     _write_with_eko(sol, theirs)
     a, b = _members(ours), _members(theirs)
+    # ekoc's own metadata member (ekoc.eko_file_metadata) is the one addition
+    assert json.loads(a.pop("./ekoc-metadata.json")[1]) == {"physics": "eko"}
     assert sorted(a) == sorted(b)
     for member, (kind, data) in a.items():
         assert kind == b[member][0], member
