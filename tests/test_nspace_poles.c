@@ -104,6 +104,7 @@ static void test_place_bands(void **state) {
   ekoc_pole poles[2] = {{1.535, 0.0, 0.1, 5, -1}, {9.476, 0.0, 0.2, 5, -1}};
   (void)state;
   memset(band, 0, sizeof band);
+  band[0].height = band[1].height = EKOC_BAND_HEIGHT;
   memset(&s, 0, sizeof s);
   s.n = 2;
   s.pole = poles;

@@ -184,7 +184,9 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
   for (;;) {
     ekoc_band_invert_args args;
     size_t count = (size_t)m + 1, n_fun = 0, over = 0;
-    if (first) {
+    if (first && g->tops_path == 2 * b + singlet_path) { /* the residues' pass left this path's values */
+      g->tops_path = -1;
+    } else if (first) {
       rc = ekoc_nspace_path_values(g, bd, singlet_path, m);
       if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(g, count, !singlet_path, g->tops);
     } else { /* the last pass's nodes are this one's even ones: values at the new nodes only */
@@ -258,8 +260,6 @@ static int engine_finish(ekoc_nspace_state *g, ekoc_blockop *ops, ekoc_blockop *
         size_t at = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b, failed = 0;
         double *v = g->val[at], *er = g->err[at], *flags = NULL;
         if (!v) continue;
-        if (g->corr[at]) /* the pole residues (evol/nspace_poles.h) */
-          for (k = 0; k < nx * nx; ++k) v[k] += g->corr[at][k], er[k] += g->corr_err[at][k];
         for (k = 0; k + 1 < nx; ++k) v[k * nx + k] += g->delta[t][a][b];
         for (k = 0; k < nx; ++k) v[(nx - 1) * nx + k] = er[(nx - 1) * nx + k] = 0.0;
         v[nx * nx - 1] = g->corner[t][a][b];
@@ -302,6 +302,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   uint64_t ts = ekoc_profile_now_ns(prof), n_paths = 0; /* progress: one step per band and path */
   int rc, b, path, roles_done = 0;
   memset(&g, 0, sizeof g);
+  g.tops_path = -1;
   g.p = p;
   g.ip = ip;
   g.rq = rq;
@@ -346,8 +347,9 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
     if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(&g, (size_t)g.opt.first_nodes + 1, 0, g.tops);
     if (rc == EKOC_OK) rc = engine_roles(&g, (size_t)g.opt.first_nodes + 1);
     roles_done = 1;
-    if (rc == EKOC_OK) rc = ekoc_poles_correct(&g, &poles);
-    if (rc == EKOC_OK) ekoc_profile_stage(prof, "pole residues", tp);
+    g.tops_path = 1; /* band 0's singlet-like first pass: band_path takes these values */
+    if (rc == EKOC_OK) rc = ekoc_poles_correct(&g, &poles, 0);
+    if (rc == EKOC_OK) ekoc_profile_stage(prof, "pole residues (tolerance)", tp);
   }
   for (b = 0; rc == EKOC_OK && b < g.bp->n_bands; ++b)
     /* singlet-like first: it fixes the roles */
@@ -355,6 +357,11 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
       rc = band_path(&g, b, path, &roles_done, &progress);
       if (rc == EKOC_OK) rc = ekoc_quad_progress_row(&progress);
     }
+  if (rc == EKOC_OK && g.pole_block) { /* the residues themselves, in double precision */
+    uint64_t tp = ekoc_profile_now_ns(prof);
+    rc = ekoc_poles_correct(&g, &poles, 1);
+    if (rc == EKOC_OK) ekoc_profile_stage(prof, "pole residues", tp);
+  }
   if (rc == EKOC_OK) rc = engine_finish(&g, ops, taints, n_failed);
   ekoc_poles_free(&poles);
   ekoc_quad_progress_destroy(&progress);

@@ -71,6 +71,7 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp) {
       if ((c = crossing_clearance(s, down)) > best) best = c, best_r = down;
       if (best < EKOC_PATH_POLE_GUARD && (c = crossing_clearance(s, up)) > best) best = c, best_r = up;
     }
+    if (best_r < bp->band[b].radius) bp->band[b].height = ekoc_band_height_for(best_r); /* lowered: taller */
     bp->band[b].radius = best_r;
   }
 }
@@ -258,7 +259,7 @@ static void row_transforms(const ekoc_nspace_state *g, const ekoc_pole *q, const
  * block times the row's transform comes off (the band path's alone) or is
  * added (eko's alone). */
 static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq, const circle *cc,
-                        taylor_work *w, size_t k) {
+                        taylor_work *w, size_t k, int apply) {
   const ekoc_pole *q = &s->pole[iq];
   const ekoc_pole_laurent *lq = &s->laurent[iq];
   const ekoc_band_plan *bp = g->bp;
@@ -301,11 +302,10 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
     size_t at = lq->block[e], t = at / (EKOC_NB * EKOC_NB);
     int ra = (int)(at / EKOC_NB % EKOC_NB), rb = (int)(at % EKOC_NB);
     const ekoc_complex *c = lq->c + e * 2 * MAX_ORDER;
-    double *val = g->corr[at], *err = g->corr_err[at];
+    double *val = apply ? g->val[at] : NULL, *err = apply ? g->err[at] : NULL;
+    float *corr = apply ? NULL : g->corr[at];
     int eko_block = g->role[t][ra][rb] == ROLE_S ? eko_in : eko_in_ns;
-    if (!val || g->role[t][ra][rb] == ROLE_CONST) continue;
-    val += k * nx;
-    err += k * nx;
+    if ((apply ? !val : !corr) || g->role[t][ra][rb] == ROLE_CONST) continue;
     for (b = 0; b < bp->n_bands; ++b) {
       const ekoc_band *bd = &bp->band[b];
       /* the path the block's band entries were inverted on (evol/nspace_engine.c) */
@@ -322,25 +322,27 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
           half += w->h_re[al] * hl.re - w->h_im[al] * hl.im;
           size += w->a_abs[al] * lq->c_abs[e * MAX_ORDER + (size_t)l];
         }
-        val[j] += sign * sum;
-        err[j] += pair * (fabs(sum - half) + 16.0 * 2.220446049250313e-16 * size);
+        if (apply) {
+          val[k * nx + j] += sign * sum;
+          err[k * nx + j] += pair * (fabs(sum - half) + 16.0 * 2.220446049250313e-16 * size);
+        } else {
+          corr[k * nx + j] += (float)(sign * sum);
+        }
       }
     }
   }
 }
 
-int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
+int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s, int apply) {
   int rc = EKOC_OK, nt = g->rq->n_threads > 0 ? g->rq->n_threads : omp_get_max_threads();
   size_t i, e, nn = g->nx * g->nx;
   if (s->n == 0) return EKOC_OK;
-  for (i = 0; i < s->n; ++i) /* the residue arrays of the blocks that take some */
+  for (i = 0; !apply && i < s->n; ++i) /* the residue arrays of the blocks that take some */
     for (e = 0; s->laurent && e < s->laurent[i].n_blocks; ++e) {
       size_t at = s->laurent[i].block[e];
       if (!g->val[at] || g->corr[at]) continue;
-      g->corr[at] = calloc(nn, sizeof(double));
-      g->corr_err[at] = calloc(nn, sizeof(double));
-      if (!g->corr[at] || !g->corr_err[at])
-        return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
+      g->corr[at] = calloc(nn, sizeof(float));
+      if (!g->corr[at]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
     }
   /* rows on separate threads (each row's entries are written by one thread only): the same bits for any number */
 #pragma omp parallel num_threads(nt) reduction(| : rc)
@@ -366,7 +368,7 @@ int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s) {
       circle_nodes(&s->pole[q], &cc);
 #pragma omp for schedule(dynamic, 1)
       for (k = 0; k < (long)g->nx; ++k) /* the x = 1 row is eko's corner (engine_finish) */
-        if (rc == EKOC_OK && g->ip->logx[k] < 0.0) correct_row(g, s, q, &cc, &w, (size_t)k);
+        if (rc == EKOC_OK && g->ip->logx[k] < 0.0) correct_row(g, s, q, &cc, &w, (size_t)k, apply);
     }
     free(w.t_re), free(w.t_im), free(w.a_re);
     ekoc_band_transform_scratch_free(&w.ts);

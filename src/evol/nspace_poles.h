@@ -108,12 +108,13 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp);
  * counts anywhere). Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's. */
 int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s);
 
-/* The residue corrections above into g->corr, g->corr_err (allocated for
- * the blocks that take some), which the engine adds to its outputs at the
- * end; before the bands (it needs the blocks' roles, g->role), so that a
- * band's entries meet the tolerance of their final values. Rows on the
- * request's threads, each row's entries written by one thread (the same
- * bits for any number). Errors: EKOC_ERR_NO_MEMORY. */
-int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s);
+/* The residue corrections above: apply = 0, to single precision into
+ * g->corr (allocated for the blocks that take some), before the bands (it
+ * needs the blocks' roles, g->role), so that a band's entries meet the
+ * tolerance of their final values (4 bytes an entry of a pole block
+ * instead of 16); apply = 1, added to the outputs (g->val, g->err) after
+ * the bands. Rows on the request's threads, each row's entries written by
+ * one thread (the same bits for any number). Errors: EKOC_ERR_NO_MEMORY. */
+int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s, int apply);
 
 #endif /* EKOC_EVOL_NSPACE_POLES_H */

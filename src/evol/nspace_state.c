@@ -37,8 +37,8 @@ void ekoc_nspace_state_free(ekoc_nspace_state *g) {
   if (g->val)
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->val[i]), free(g->err[i]);
   if (g->corr)
-    for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->corr[i]), free(g->corr_err[i]);
-  free(g->parts), free(g->tops), free(g->tops_odd), free(g->tower), free(g->values), free(g->val), free(g->err), free(g->corr), free(g->corr_err);
+    for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->corr[i]);
+  free(g->parts), free(g->tops), free(g->tops_odd), free(g->tower), free(g->values), free(g->val), free(g->err), free(g->corr);
   free(g->need), free(g->active), free(g->target_active), free(g->tower_now), free(g->only), free(g->rows);
   free(g->row_over), free(g->fun_over), free(g->fun_tolerance), free(g->out_id), free(g->owner), free(g->lim_e);
   free(g->singular), free(g->block_rows[0]), free(g->block_rows[1]), free(g->rows_in), free(g->rows_out);
@@ -226,7 +226,6 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   g->val = calloc(g->nt * EKOC_NB * EKOC_NB, sizeof *g->val);
   g->err = calloc(g->nt * EKOC_NB * EKOC_NB, sizeof *g->err);
   g->corr = calloc(g->nt * EKOC_NB * EKOC_NB, sizeof *g->corr);
-  g->corr_err = calloc(g->nt * EKOC_NB * EKOC_NB, sizeof *g->corr_err);
   g->n = malloc(cap * sizeof *g->n);
   g->w = malloc(cap * sizeof *g->w);
   g->n_re = malloc(cap * sizeof *g->n_re);
@@ -236,7 +235,7 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   if (!g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
       !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
       !g->tops || !g->tops_odd || !g->tower || !g->values || !g->role ||
-      !g->delta || !g->corner || !g->val || !g->err || !g->corr || !g->corr_err || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
+      !g->delta || !g->corner || !g->val || !g->err || !g->corr || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||
       !g->scratch)
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   for (j = 0; j < nj; ++j) ekoc_nsop_init(&g->parts[j], 0);

@@ -47,11 +47,13 @@ typedef struct ekoc_nspace_state {
   int takes_sums;             /* some family builds its towers from the harmonic sums */
   ekoc_nsop *parts, *tops;    /* [job], [target] */
   ekoc_nsop *tops_odd;        /* [target]: a refinement's operators at the new nodes */
+  int tops_path;              /* 2 band + path whose first pass tops holds already (-1: none) */
   unsigned char (*role)[EKOC_NB][EKOC_NB];
   double (*delta)[EKOC_NB][EKOC_NB];  /* added back as delta_kj */
   double (*corner)[EKOC_NB][EKOC_NB]; /* the (x = 1, x = 1) entry */
   double **val, **err;                /* [target][a][b]: nx * nx outputs of present blocks */
-  double **corr, **corr_err;          /* [target][a][b]: the pole residues added to them (NULL: none) */
+  float **corr;                       /* [target][a][b]: the pole residues added to them, for the bands'
+                                         tolerance (single precision; NULL: none) */
   /* the current path */
   ekoc_complex *n, *w;
   double *n_re, *n_im, *sums, *scratch, tail;
@@ -63,7 +65,7 @@ typedef struct ekoc_nspace_state {
   double *src_lim;
   size_t *out_start, *out_fun, *out_id, n_out; /* out_id: the output's block, (t NB + a) NB + b */
   double **out_val, **out_err;
-  const double **out_corr;
+  const float **out_corr;
 } ekoc_nspace_state;
 
 #define JF(j, f) (2 * (j) + (f))

@@ -47,8 +47,8 @@ typedef struct ekoc_band_invert_args {
   const size_t *out_start;
   double *const *val, *const *err;
   /* per output, what is added to its entries afterwards (nx x nx, NULL: nothing; the pole residues,
-   * evol/nspace_poles.h): the tolerance is that of the entry's final value */
-  const double *const *corr;
+   * evol/nspace_poles.h, to single precision): the tolerance is that of the entry's final value */
+  const float *const *corr;
   double epsabs, epsrel; /* an entry is over when its error exceeds max(epsabs, epsrel |final value|) */
   const double *fun_tolerance; /* E factors on epsabs, epsrel per function (NULL: 1) */
   /* per output (out_start's indices), nx flags each: the rows whose entries

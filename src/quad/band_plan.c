@@ -151,6 +151,7 @@ int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio
       bd->tau_hi = tau_hi / pow(ratio, b);
       bd->tau_lo = b + 1 == nb ? 0.0 : bd->tau_hi / ratio;
       bd->radius = fmin(magnification / bd->tau_hi, EKOC_BAND_RADIUS_MAX);
+      bd->height = EKOC_BAND_HEIGHT;
       bd->block = blocks + (size_t)b * nx;
       bd->row_tau_min = row_tau + (size_t)b * nx;
       bd->j_lo = cols + (size_t)(3 * b) * nx;

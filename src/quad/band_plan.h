@@ -52,9 +52,11 @@
  * sees; at 1.5 the same entries converge geometrically from 32 intervals on
  * (perf/STATS.md), at 2 they need twice the nodes. */
 #define EKOC_BAND_HEIGHT 1.5
-/* ... and at least this high where they run left (Im N -> height pi r): a
- * band of small radius (large tau_hi, or lowered off the poles of the
- * truncated solutions, evol/nspace_poles.h) gets a taller path. At r ~ 0.3
+/* ... and a band lowered off the poles of the truncated solutions
+ * (evol/nspace_poles.h) at least this high where it runs left (Im N ->
+ * height pi r): a taller path. (Bands whose radius is small by their own
+ * tau_hi keep 1.5: at 1.73 the first bands of NNPDF's fit grid needed twice
+ * the nodes, 15 % of the time, for errors ~1e-12.) At r ~ 0.3
  * and height 1.5 the arms pass at Im N ~ 1.4, where the oscillation is
  * ~1e-4 of the kernels: a truncated NNLO entry's sums on 64 and 128
  * intervals agreed to 5.5e-12 while both were 2.8e-11 off (theory 40000000,
@@ -93,6 +95,7 @@ typedef struct ekoc_band_block {
 typedef struct ekoc_band {
   double tau_lo, tau_hi; /* the entries with tau_max in (tau_lo, tau_hi] */
   double radius;         /* magnification / tau_hi */
+  double height;         /* of the path (ekoc_band_height): EKOC_BAND_HEIGHT unless moved off poles */
   double tau_min;        /* the smallest tau of any term of the band's entries (its slowest decay) */
   double *row_tau_min;   /* per row k: the smallest tau of a term of the row's entries (INFINITY: none) */
   size_t n_entries;      /* entries (k, j) in the band */
@@ -125,12 +128,15 @@ void ekoc_band_plan_free(ekoc_band_plan *p);
  * ekoc_band_plan_new checks it first; a caller may ask before, to choose another backend. */
 int ekoc_band_plan_check_grid(const ekoc_interp *ip);
 
-/* The height of band b's path: EKOC_BAND_HEIGHT, or taller where that
- * leaves its arms below Im N = EKOC_BAND_ARM_IM. */
-static inline double ekoc_band_height(const ekoc_band *b) {
-  double h = EKOC_BAND_ARM_IM / (EKOC_PI * b->radius);
+/* The height a band of radius r lowered off the poles gets: EKOC_BAND_HEIGHT,
+ * or taller where that leaves its arms below Im N = EKOC_BAND_ARM_IM. */
+static inline double ekoc_band_height_for(double r) {
+  double h = EKOC_BAND_ARM_IM / (EKOC_PI * r);
   return h > EKOC_BAND_HEIGHT ? (h < EKOC_BAND_HEIGHT_MAX ? h : EKOC_BAND_HEIGHT_MAX) : EKOC_BAND_HEIGHT;
 }
+
+/* The height of band b's path. */
+static inline double ekoc_band_height(const ekoc_band *b) { return b->height; }
 
 /* The nodes of band b's path (ekoc_band_height) with offset o (0
  * non-singlet-like, 1 singlet-like): the trapezoidal rule in theta on
