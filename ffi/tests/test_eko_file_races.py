@@ -144,13 +144,13 @@ def test_sigterm_mid_write_leaves_nothing(env, mode):
 
 def test_kill_9_leftovers_removed_by_the_next_write(env, monkeypatch):
     killed, alive = _start(env, env[0] / "killed.tar", 0.118), _start(env, env[0] / "alive.tar", 0.2)
-    _wait_ready(env, 0.118, killed)
-    _wait_ready(env, 0.2, alive)
-    before = _leftovers(env)
-    assert len(before) == 4, before  # each writer's staging folder and partial tar (written as it goes)
-    killed.kill()
-    killed.communicate(timeout=60)
     try:
+        _wait_ready(env, 0.118, killed)
+        _wait_ready(env, 0.2, alive)
+        before = _leftovers(env)
+        assert len(before) == 4, before  # each writer's staging folder and partial tar (written as it goes)
+        killed.kill()
+        killed.communicate(timeout=60)
         # the next write on this host, in this process (same $TMPDIR, same target folder)
         monkeypatch.setattr(tempfile, "tempdir", str(env[2]))
         th, op = cards.card("lo_ffns")
@@ -158,8 +158,15 @@ def test_kill_9_leftovers_removed_by_the_next_write(env, monkeypatch):
         left = _leftovers(env)
         assert len(left) == 2 and all(str(alive.pid) in name for name in left), left  # the live writer's only
     finally:
+        if killed.poll() is None:  # a failed assertion above: no writer outlives the test
+            killed.kill()
+            killed.communicate(timeout=60)
         _go(env, 0.2)
-        out, err = alive.communicate(timeout=120)
+        try:
+            out, err = alive.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            alive.kill()
+            raise
     assert out.split() == ["written"], err  # the live writer was not disturbed
     assert _leftovers(env) == []
     assert sorted(p.name for p in env[0].iterdir()) == ["alive.tar", "next.tar"]
