@@ -94,6 +94,7 @@ with eko.EKO.read(sys.argv[1]) as e:
 '''
 
 
+@pytest.mark.eko_live  # eko computes the EKO (minutes of numba compilation on a cold cache)
 def test_accelerator_falls_back_to_eko_when_the_library_does_not_load(tmp_path):
     pytest.importorskip("eko")
     foreign = _foreign_library()
