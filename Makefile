@@ -165,8 +165,8 @@ test-python: lib
 	@if [ -d ffi/tests ]; then EKOC_LIB=$(abspath $(LIB_SO)) $(PYTHON) -m pytest -q ffi/tests; fi
 
 # the side-by-side tests with eko 0.15.7 computing every value (each must still
-# equal the stored one) and the eko_live tests; ~40 s on a warm numba cache,
-# ~20 min on a cold one (eko's numba compilation; README.md "Tests and checks")
+# equal the stored one) and the eko_live tests; ~30 s on a warm numba cache,
+# ~15 min on a cold one (eko's numba compilation; README.md "Tests and checks")
 test-eko: lib
 	EKOC_LIB=$(abspath $(LIB_SO)) EKOC_TEST_EKO=live $(PYTHON) -m pytest -q ffi/tests -m "eko_values or eko_live"
 

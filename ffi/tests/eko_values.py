@@ -98,7 +98,8 @@ def _decode(node, pools):
     if "dict" in node:
         return {k: _decode(v, pools) for k, v in node["dict"].items()}
     size = int(np.prod(node["shape"], dtype=np.int64))
-    arr = pools[node["dtype"]][node["offset"]:node["offset"] + size].reshape(node["shape"])
+    # a copy: a test changing what it was given must not change the stored value
+    arr = pools[node["dtype"]][node["offset"]:node["offset"] + size].reshape(node["shape"]).copy()
     return arr[()] if node["scalar"] else arr
 
 
@@ -140,6 +141,8 @@ class _Module:
         self._store, self._dotted = store, dotted
 
     def __getattr__(self, name):
+        if name.startswith("_"):  # not eko's functions (pytest and inspect probe dunders)
+            raise AttributeError(name)
         qualname = f"{self._dotted}.{name}"
 
         def call(*args, rtol=DEFAULT_RTOL):

@@ -10,7 +10,7 @@ eko_values); with arguments only those (whole modules: a file keeps only
 what its run recorded). Needs eko 0.15.7 (the version is stored in each file
 and checked on reading), pineko 0.6.0 for test_pineko.py, and the library
 ($EKOC_LIB or build/libekoc.so). On a cold numba cache eko's compilation takes
-about 25 minutes on 2 cores; with the cache warm, about a minute.
+about 15 minutes on 2 cores; with the cache warm, about a minute.
 
 The operators of test_solve_vs_eko.py have their own generator,
 gen_eko_reference.py.

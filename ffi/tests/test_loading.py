@@ -159,5 +159,11 @@ def test_installer_and_tests_check_their_variables(tmp_path):
                          capture_output=True, text=True, env=_env_with(EKOC_TEST_INSTALLED="yes"), timeout=120,
                          cwd=tmp_path)
     assert res.returncode != 0 and "EKOC_TEST_INSTALLED='yes'" in res.stdout + res.stderr
+    # where the side-by-side tests take eko's values from (eko_values.py): stored, live or record
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", str(FFI / "tests" / "cards.py")],
+                         capture_output=True, text=True, env=_env_with(EKOC_TEST_EKO="Live"), timeout=120,
+                         cwd=tmp_path)
+    assert res.returncode != 0 and "EKOC_TEST_EKO='Live'" in res.stdout + res.stderr, res.stdout + res.stderr
+    assert "'stored', 'live', 'record'" in res.stdout + res.stderr
     setup_text = (FFI / "setup.py").read_text()
     assert "EKOC_BUNDLE_LIB={bundle!r}" in setup_text
