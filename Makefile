@@ -1,8 +1,10 @@
 # ekoc build. `make` builds libekoc (static + shared, the Rust crate embedded),
 # `make test` runs cargo tests, the CMocka suite, the install check and the
-# Python tests, `make lha` runs the Les Houches benchmark (`make lh23` its
-# 2023 aN3LO sibling), `make install
-# PREFIX=...` installs headers, libraries and ekoc.pc. See README.md.
+# Python tests (against eko's stored values), `make test-eko` the side-by-side
+# tests with eko computing, `make check-all` everything CI runs (.ci/run),
+# `make lha` runs the Les Houches benchmark (`make lh23` its 2023 aN3LO
+# sibling), `make install PREFIX=...` installs headers, libraries and ekoc.pc.
+# See README.md ("Tests and checks").
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
@@ -59,7 +61,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEPS_OK  := $(BUILD)/.deps-ok
 
-.PHONY: all lib deps rust test test-c test-rust test-python test-exports test-structure test-install lha lha-time-like lh23 stats header header-check \
+.PHONY: all lib deps rust test test-c test-rust test-python test-eko check-all test-exports test-structure test-install \
+        lha lha-time-like lh23 stats header header-check \
         install install-python uninstall uninstall-python \
         check-asan check-valgrind fuzz fuzz-build cuda clean gpu-check
 .DEFAULT_GOAL := all
@@ -152,8 +155,21 @@ test-install: lib
 	MAKE='$(MAKE)' CC='$(CC)' PYTHON='$(PYTHON)' BUILD='$(BUILD)' EKOC_VERSION='$(EKOC_VERSION)' \
 	  EKOC_SONAME='$(EKOC_SONAME)' bash tests/install/check_install.sh
 
+# eko's values come from ffi/tests/data (eko_values.py); the tests marked
+# eko_live, where eko itself runs, skip here and run in test-eko
 test-python: lib
 	@if [ -d ffi/tests ]; then EKOC_LIB=$(abspath $(LIB_SO)) $(PYTHON) -m pytest -q ffi/tests; fi
+
+# the side-by-side tests with eko 0.15.7 computing every value (each must still
+# equal the stored one) and the eko_live tests; ~30 s on a warm numba cache,
+# ~15 min on a cold one (eko's numba compilation; README.md "Tests and checks")
+test-eko: lib
+	EKOC_LIB=$(abspath $(LIB_SO)) EKOC_TEST_EKO=live $(PYTHON) -m pytest -q ffi/tests -m "eko_values or eko_live"
+
+# before a release: everything CI runs (.ci/run: test, test-eko, cuda, header-check,
+# lha, check-asan, check-valgrind, fuzz)
+check-all:
+	bash .ci/run
 
 # ---- install (README.md "Installing"; scripts/install.sh does the work) -----------
 # make install PREFIX=/opt/ekoc [LIBDIR=...] [INCLUDEDIR=...] [DESTDIR=/stage]

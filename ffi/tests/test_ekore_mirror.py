@@ -9,19 +9,22 @@ compared with a floor of 1e-12 times the largest entry of their tower).
 Also: N as an array gives N's shape in front and the same values as one call
 per point; what ekoc does not compute is refused naming the argument.
 
-Skipped when eko is not importable.
+eko's values come from data/eko_values_ekore_mirror.npz (eko_values.py: numba
+compiles eko's functions on first use, up to 12 minutes on a cold cache); `make test-eko` computes
+them with eko and checks the file still holds them.
 """
 
 import numpy as np
 import pytest
 
-eko_ad = pytest.importorskip("ekore.anomalous_dimensions.unpolarized.space_like",
-                             reason="eko's Python package `ekore` is not importable: cannot compare against eko")
-eko_ome = pytest.importorskip("ekore.operator_matrix_elements.unpolarized.space_like")
+import ekoc
+import ekoc.ekore as ekore
+from compare import assert_close_to
+from eko_values import Store
 
-import ekoc  # noqa: E402
-import ekoc.ekore as ekore  # noqa: E402
-from compare import assert_close_to  # noqa: E402
+EKO = Store("ekore_mirror")
+eko_ad = EKO.module("ekore.anomalous_dimensions.unpolarized.space_like")
+eko_ome = EKO.module("ekore.operator_matrix_elements.unpolarized.space_like")
 
 RTOL = 1e-10
 FLOOR = 1e-12

@@ -10,18 +10,21 @@ an array gives N's shape in front and the values of one call per point; where
 eko raises (the FHMRUVV singlet at nf 6 and order_qcd 4) ekoc does too; bad
 arguments are refused naming them.
 
-Skipped when eko is not importable.
+eko's values come from data/eko_values_ekore_qed_mirror.npz (eko_values.py: numba
+compiles eko's functions on first use, up to 12 minutes on a cold cache); `make test-eko` computes
+them with eko and checks the file still holds them.
 """
 
 import numpy as np
 import pytest
 
-eko_ad = pytest.importorskip("ekore.anomalous_dimensions.unpolarized.space_like",
-                             reason="eko's Python package `ekore` is not importable: cannot compare against eko")
+import ekoc
+import ekoc.ekore as ekore
+from compare import assert_close_to
+from eko_values import Store
 
-import ekoc  # noqa: E402
-import ekoc.ekore as ekore  # noqa: E402
-from compare import assert_close_to  # noqa: E402
+EKO = Store("ekore_qed_mirror")
+eko_ad = EKO.module("ekore.anomalous_dimensions.unpolarized.space_like")
 
 SL = ekore.anomalous_dimensions.unpolarized.space_like
 RTOL = 1e-10

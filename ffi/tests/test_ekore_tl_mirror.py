@@ -7,19 +7,22 @@ nf = 3..6, orders (1..3, 0), matching orders 1..3 — equal to 1e-10 relative
 with eko's shapes; N as an array equals one call per point; the singlet is
 eko's array, not its transpose; what ekoc refuses is named.
 
-Skipped when eko is not importable.
+eko's values come from data/eko_values_ekore_tl_mirror.npz (eko_values.py: numba
+compiles eko's functions on first use, up to 12 minutes on a cold cache); `make test-eko` computes
+them with eko and checks the file still holds them.
 """
 
 import numpy as np
 import pytest
 
-eko_ad = pytest.importorskip("ekore.anomalous_dimensions.unpolarized.time_like",
-                             reason="eko's Python package `ekore` is not importable: cannot compare against eko")
-eko_ome = pytest.importorskip("ekore.operator_matrix_elements.unpolarized.time_like")
+import ekoc
+import ekoc.ekore as ekore
+from compare import assert_close_to
+from eko_values import Store
 
-import ekoc  # noqa: E402
-import ekoc.ekore as ekore  # noqa: E402
-from compare import assert_close_to  # noqa: E402
+EKO = Store("ekore_tl_mirror")
+eko_ad = EKO.module("ekore.anomalous_dimensions.unpolarized.time_like")
+eko_ome = EKO.module("ekore.operator_matrix_elements.unpolarized.time_like")
 
 tl_ad = ekore.anomalous_dimensions.unpolarized.time_like
 tl_ome = ekore.operator_matrix_elements.unpolarized.time_like

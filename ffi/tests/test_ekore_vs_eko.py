@@ -7,7 +7,9 @@ and every OME entry (A^(1), A^(2); L = 0 and L = 1.3) must agree with eko to
 with an absolute floor of 1e-13 times the largest entry of the same tower.
 
 The library is ``$EKOC_LIB`` (default ``build/libekoc.so`` in the repository).
-The module is skipped when eko is not importable.
+eko's values come from data/eko_values_ekore_vs_eko.npz (eko_values.py: numba
+compiles eko's functions on first use, minutes on a cold cache); `make test-eko`
+computes them with eko and checks the file still holds them.
 """
 
 import ctypes
@@ -17,13 +19,10 @@ import pathlib
 import numpy as np
 import pytest
 
-sl_ad = pytest.importorskip(
-    "ekore.anomalous_dimensions.unpolarized.space_like",
-    reason="eko's Python package `ekore` is not importable: cannot compare against eko",
-)
-ome_as1 = pytest.importorskip("ekore.operator_matrix_elements.unpolarized.space_like.as1")
-ome_as2 = pytest.importorskip("ekore.operator_matrix_elements.unpolarized.space_like.as2")
-harmonics_cache = pytest.importorskip("ekore.harmonics.cache")
+from eko_values import Store
+
+EKO = Store("ekore_vs_eko")
+sl_ad = EKO.module("ekore.anomalous_dimensions.unpolarized.space_like")
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RTOL = 1e-12
@@ -133,6 +132,12 @@ def test_gamma_all(lib, n, nf):
 
 
 def _eko_ome(n, L):
+    """eko's OME towers for matching order (2, 0), without the MSbar terms
+    (_eko_ome_now's, stored or computed now)."""
+    return EKO.value(("OME towers as1, as2 (singlet, non-singlet)", n, L), lambda: _eko_ome_now(n, L))
+
+
+def _eko_ome_now(n, L):
     """eko's OME towers for matching order (2, 0), without the MSbar terms.
 
     eko's ``A_singlet((2, 0), n, nf, L, False)`` and ``A_non_singlet((2, 0), n, nf, L)``
@@ -140,6 +145,9 @@ def _eko_ome(n, L):
     below O(a_s^3)); the per-order functions are called directly because numba
     compiling the tower functions also compiles the O(a_s^3) OMEs (tens of minutes).
     """
+    from ekore.harmonics import cache as harmonics_cache
+    from ekore.operator_matrix_elements.unpolarized.space_like import as1 as ome_as1, as2 as ome_as2
+
     cache = harmonics_cache.reset()
     a_s = np.array([ome_as1.A_singlet(n, cache, L), ome_as2.A_singlet(n, cache, L, False)])
     cache = harmonics_cache.reset()

@@ -94,6 +94,7 @@ with eko.EKO.read(sys.argv[1]) as e:
 '''
 
 
+@pytest.mark.eko_live  # eko computes the EKO (minutes of numba compilation on a cold cache)
 def test_accelerator_falls_back_to_eko_when_the_library_does_not_load(tmp_path):
     pytest.importorskip("eko")
     foreign = _foreign_library()
@@ -159,5 +160,11 @@ def test_installer_and_tests_check_their_variables(tmp_path):
                          capture_output=True, text=True, env=_env_with(EKOC_TEST_INSTALLED="yes"), timeout=120,
                          cwd=tmp_path)
     assert res.returncode != 0 and "EKOC_TEST_INSTALLED='yes'" in res.stdout + res.stderr
+    # where the side-by-side tests take eko's values from (eko_values.py): stored, live or record
+    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only", str(FFI / "tests" / "cards.py")],
+                         capture_output=True, text=True, env=_env_with(EKOC_TEST_EKO="Live"), timeout=120,
+                         cwd=tmp_path)
+    assert res.returncode != 0 and "EKOC_TEST_EKO='Live'" in res.stdout + res.stderr, res.stdout + res.stderr
+    assert "'stored', 'live', 'record'" in res.stdout + res.stderr
     setup_text = (FFI / "setup.py").read_text()
     assert "EKOC_BUNDLE_LIB={bundle!r}" in setup_text

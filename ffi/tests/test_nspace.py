@@ -1,16 +1,16 @@
 """Array-API N-space functions against eko's ekore / kernels, on numpy
 arrays of any shape, on a DLPack-only host array, and (skipped without a
-GPU) on CuPy device arrays."""
+GPU) on CuPy device arrays. eko's values come from
+data/eko_values_nspace.npz (eko_values.py; `make test-eko` computes them)."""
 
 import numpy as np
 import pytest
 
 import ekoc
+from eko_values import Store
 
-sl_ad = pytest.importorskip("ekore.anomalous_dimensions.unpolarized.space_like")
-ns_kernels = pytest.importorskip("eko.kernels.non_singlet")
-s_kernels = pytest.importorskip("eko.kernels.singlet")
-from eko.kernels import EvoMethods  # noqa: E402
+EKO = Store("nspace")
+sl_ad = EKO.module("ekore.anomalous_dimensions.unpolarized.space_like")
 
 VAR = (0, 0, 0, 0, 0, 0, 0)
 RNG = np.random.default_rng(11)
@@ -77,22 +77,44 @@ def test_cupy_device_array():
     np.testing.assert_allclose(cp.asnumpy(got), ekoc.gamma_singlet(2, N, 4), rtol=1e-12)
 
 
+def _eko_ns_kernel(order, method, mode, n, nf, a0, a1):
+    """eko's non-singlet kernel: ekore's gamma_ns into eko.kernels.non_singlet.dispatcher."""
+    def now():
+        from eko.kernels import EvoMethods, non_singlet
+
+        g = sl_ad.gamma_ns((order, 0), mode, n, nf, VAR, True)
+        em = EvoMethods[method.upper().replace("-", "_")]
+        return non_singlet.dispatcher((order, 0), int(em), g, a1, a0, nf)
+
+    return EKO.value(("ns kernel", order, method, mode, n, nf, a0, a1), now)
+
+
+def _eko_singlet_kernel(order, method, n, nf, a0, a1):
+    """eko's singlet kernel: ekore's gamma_singlet into eko.kernels.singlet.dispatcher
+    (ev_op_iterations 10, ev_op_max_order (10, 0))."""
+    def now():
+        from eko.kernels import EvoMethods, singlet
+
+        g = sl_ad.gamma_singlet((order, 0), n, nf, VAR, True)
+        em = EvoMethods[method.upper().replace("-", "_")]
+        return singlet.dispatcher((order, 0), int(em), g, a1, a0, nf, 10, (10, 0))
+
+    return EKO.value(("singlet kernel", order, method, n, nf, a0, a1), now)
+
+
 @pytest.mark.parametrize("order", [1, 2, 3])
 @pytest.mark.parametrize("method", ["iterate-exact", "truncated", "perturbative-expanded"])
 def test_evolution_kernel_vs_eko(order, method):
     nf, a0, a1 = 4, 0.025, 0.014
-    em = EvoMethods[method.upper().replace("-", "_")]
     got_ns = ekoc.evolution_kernel(N, family="ns", order=order, nf=nf, a0=a0, a1=a1, method=method)
     got_s = ekoc.evolution_kernel(N, family="singlet", order=order, nf=nf, a0=a0, a1=a1, method=method)
     assert got_ns.shape == (3, 4, 3) and got_s.shape == (3, 4, 2, 2)
     for idx in np.ndindex(N.shape):
         n = N[idx]
         for m, mode in enumerate((10101, 10201, 10200)):
-            g = sl_ad.gamma_ns((order, 0), mode, n, nf, VAR, True)
-            want = ns_kernels.dispatcher((order, 0), int(em), g, a1, a0, nf)
+            want = _eko_ns_kernel(order, method, mode, n, nf, a0, a1)
             np.testing.assert_allclose(got_ns[idx][m], want, rtol=1e-10)
-        g = sl_ad.gamma_singlet((order, 0), n, nf, VAR, True)
-        want = s_kernels.dispatcher((order, 0), int(em), g, a1, a0, nf, 10, (10, 0))
+        want = _eko_singlet_kernel(order, method, n, nf, a0, a1)
         np.testing.assert_allclose(got_s[idx], want, rtol=1e-10, atol=1e-12 * np.abs(want).max())
 
 

@@ -2,13 +2,17 @@
 eko's own (anomalous dimensions and kernels together), conservation laws
 eko does not enter, the refusals eko makes, the photon. The NNPDF QED
 theory cards are in test_nnpdf_theories.py; the operators themselves are compared with eko in
-test_solve_vs_eko.py (the qed_* cards of cards.py)."""
+test_solve_vs_eko.py (the qed_* cards of cards.py). eko's kernels come from
+data/eko_values_qed.npz (eko_values.py; `make test-eko` computes them)."""
 
 import numpy as np
 import pytest
 
 import cards
 import ekoc
+from eko_values import Store
+
+EKO = Store("qed")
 
 RNG = np.random.default_rng(2026)
 N_POINTS = RNG.uniform(1.6, 5.0, 5) + 1j * RNG.uniform(-12, 12, 5)
@@ -17,11 +21,32 @@ AS_ENDS = np.array([0.0265, 0.0221, 0.0187, 0.0160, 0.0139])
 AS_HALF = 0.5 * (AS_ENDS[1:] + AS_ENDS[:-1]) * 1.002
 AEM_HALF = np.array([6.0e-4, 6.1e-4, 6.2e-4, 6.3e-4])
 MU2_FROM, MU2_TO = 3.0, 300.0
+#: part of the keys of eko's stored kernels: other steps or couplings are other values
+KERNEL_SETUP = (STEPS, AS_ENDS, AS_HALF, AEM_HALF, MU2_FROM, MU2_TO)
 
 
 def _kernel(family, order, nf, n, **kw):
     return ekoc.evolution_kernel_qed(n, family=family, order=order, nf=nf, as_ends=AS_ENDS, as_half=AS_HALF,
                                      aem_half=AEM_HALF, mu2_from=MU2_FROM, mu2_to=MU2_TO, **kw)
+
+
+def _eko_kernel(family, order, n, nf, mode=None):
+    """eko's quad_ker pieces now: ad.gamma_*_qed into the non_singlet_qed /
+    valence_qed / singlet_qed dispatchers (iterate-exact, STEPS steps)."""
+    from eko.kernels import EvoMethods, non_singlet_qed, singlet_qed, valence_qed
+    from ekore.anomalous_dimensions.unpolarized import space_like as ad
+
+    var = (0, 0, 0, 0, 0, 0, 0)
+    a_half = np.stack([AS_HALF, AEM_HALF], axis=1)
+    if family == "ns":
+        g = ad.gamma_ns_qed(order, mode, n, nf, var, True)
+        return non_singlet_qed.dispatcher(order, EvoMethods.ITERATE_EXACT, g, AS_ENDS, AEM_HALF, True, nf,
+                                          STEPS, MU2_FROM, MU2_TO)
+    if family == "valence":
+        g = ad.gamma_valence_qed(order, n, nf, var, True)
+        return valence_qed.dispatcher(order, EvoMethods.ITERATE_EXACT, g, AS_ENDS, a_half, nf, STEPS, (10, 0))
+    g = ad.gamma_singlet_qed(order, n, nf, var, True)
+    return singlet_qed.dispatcher(order, EvoMethods.ITERATE_EXACT, g, AS_ENDS, a_half, nf, STEPS, (10, 0))
 
 
 @pytest.mark.parametrize("order", [(1, 1), (2, 2), (3, 1), (3, 2), (4, 2)])
@@ -30,24 +55,15 @@ def test_kernels_match_eko(order, nf):
     """ekoc's N-space QED kernels (the crate's anomalous dimensions and the C
     kernels) equal eko's quad_ker pieces: ad.gamma_*_qed then the
     non_singlet_qed / valence_qed / singlet_qed dispatchers."""
-    ad = pytest.importorskip("ekore.anomalous_dimensions.unpolarized.space_like")
-    from eko.kernels import EvoMethods, non_singlet_qed, singlet_qed, valence_qed
-
-    var = (0, 0, 0, 0, 0, 0, 0)
-    a_half = np.stack([AS_HALF, AEM_HALF], axis=1)
     got_ns = _kernel("ns", order, nf, N_POINTS)
     got_s = _kernel("singlet", order, nf, N_POINTS)
     for p, n in enumerate(N_POINTS):
         for m, mode in enumerate((10102, 10103, 10202, 10203)):
-            g = ad.gamma_ns_qed(order, mode, n, nf, var, True)
-            want = non_singlet_qed.dispatcher(order, EvoMethods.ITERATE_EXACT, g, AS_ENDS, AEM_HALF, True, nf,
-                                              STEPS, MU2_FROM, MU2_TO)
+            want = EKO.value(("ns", order, mode, n, nf, KERNEL_SETUP), lambda: _eko_kernel("ns", order, n, nf, mode))
             assert abs(got_ns[p, m] - want) <= 1e-12 * abs(want), (mode, n)
-        gv = ad.gamma_valence_qed(order, n, nf, var, True)
-        want_v = valence_qed.dispatcher(order, EvoMethods.ITERATE_EXACT, gv, AS_ENDS, a_half, nf, STEPS, (10, 0))
+        want_v = EKO.value(("valence", order, n, nf, KERNEL_SETUP), lambda: _eko_kernel("valence", order, n, nf))
         np.testing.assert_allclose(got_ns[p, 4:].reshape(2, 2), want_v, rtol=0, atol=1e-12 * np.abs(want_v).max())
-        gs = ad.gamma_singlet_qed(order, n, nf, var, True)
-        want_s = singlet_qed.dispatcher(order, EvoMethods.ITERATE_EXACT, gs, AS_ENDS, a_half, nf, STEPS, (10, 0))
+        want_s = EKO.value(("singlet", order, n, nf, KERNEL_SETUP), lambda: _eko_kernel("singlet", order, n, nf))
         np.testing.assert_allclose(got_s[p], want_s, rtol=0, atol=1e-12 * np.abs(want_s).max())
 
 

@@ -4,8 +4,8 @@ eko's operators come from data/eko_<card>.npz (written by running eko with
 gen_eko_reference.py: NNLO eko takes minutes per card on a cold numba cache,
 too slow for the suite); each file carries the cards it was made from and
 the test first checks they still equal cards.py. One LO card is also run
-through eko live, so a stale reference file or an eko change cannot go
-unnoticed. Every operator element must be within eko's integration tolerance
+through eko live (`make test-eko`: 7 minutes of numba compilation on a cold
+cache), so a stale reference file or an eko change cannot go unnoticed. Every operator element must be within eko's integration tolerance
 (compare.py explains it); the worst deviation per card is printed (-s).
 Cards: LO/NLO/NNLO, FFNS and VFNS (up and down through the b threshold),
 scale variations exponentiated and expanded, solution methods iterate-exact,
@@ -125,6 +125,7 @@ def test_eko_card_objects(name):
     _check(b, ref, name, "adaptive (eko objects)")
 
 
+@pytest.mark.eko_live
 def test_live_eko_lo(tmp_path):
     """eko run now (LO FFNS, seconds) against ekoc and against the stored file."""
     eko = pytest.importorskip("eko")
