@@ -247,8 +247,9 @@ static int forward_det(const ekoc_nspace_cfg *cfg, size_t count, const double *n
 /* The poles of a backward-exact matching's exact inverse in (1, n_max]:
  * where the forward matrix's determinant vanishes (sign changes on a grid
  * of ln(N - 1), then bisection). Its (H, H) entry 1 + a A_HH^(1) + ..
- * falls like -a (16/3) ln N and crosses zero on the real axis, at N ~ 12
- * at the charm threshold (a_s = 0.33) and ~ 23 at the bottom one (0.22);
+ * falls with ln N (A_HH^(1) = -38 at N = 12.1, -53 at 20: eko's OMEs at
+ * L = 0) and crosses zero on the real axis, at N ~ 12 at the charm
+ * threshold (a_s = 0.33) and ~ 23 at the bottom one (0.22);
  * its other zeros lie left of N = 1, inside every path (docs/physics.md §8.4). */
 static int matching_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, ekoc_pole_set *s) {
   double u0 = log(1e-3), u1 = log(n_max - 1.0), *n, *det;
