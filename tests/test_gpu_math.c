@@ -199,7 +199,8 @@ static void test_towers_bad_point(void **state) {
   assert_non_null(strstr(ekoc_last_error(), "N=(1,0)"));
   cfg_make(&c, EKOC_KIND_MATCHING, EKOC_FAMILY_NS, 2, 4, 0, 0, 0);
   assert_int_equal(ekoc_nspace_eval(&c, c_make(0.0, 0.0), tower), EKOC_ERR_ANOMALOUS_DIMENSION);
-  assert_non_null(strstr(ekoc_last_error(), "ekore_ome_ns at N=(0,0)"));
+  assert_non_null(strstr(ekoc_last_error(), "ekore_ome_ns"));
+  assert_non_null(strstr(ekoc_last_error(), " at N=(0,0)"));
 }
 
 /* The towers from packed harmonic sums (the N-space cache's path,
