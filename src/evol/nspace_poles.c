@@ -167,6 +167,26 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
   return EKOC_OK;
 }
 
+/* Whether eko's path for row k encloses pole q: eko[1] on offset 1 (the
+ * singlet-like blocks), eko[0] on offset 0 (the non-singlet-like ones, which
+ * only a matching's inverse reaches: for the U_k poles eko[0] = eko[1]). */
+static void eko_encloses(const ekoc_nspace_state *g, const ekoc_pole *q, size_t k, int eko[2]) {
+  double r_eko = ekoc_talbot_radius(g->ip->logx[k]);
+  eko[1] = ekoc_pole_inside(q->re, q->im, 1.0, r_eko, 1.0);
+  eko[0] = q->job >= 0 ? ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0) : eko[1];
+}
+
+/* Whether band bd's path on either offset encloses q otherwise than eko's
+ * row path on either (eko_encloses). */
+static int band_disagrees(const ekoc_pole *q, const ekoc_band *bd, const int eko[2]) {
+  int o;
+  for (o = 0; o < 2; ++o) {
+    int in = ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, ekoc_band_height(bd));
+    if (in != eko[0] || in != eko[1]) return 1;
+  }
+  return 0;
+}
+
 /* Whether some row's eko path and some band path holding entries of that
  * row enclose pole q differently (the condition under which correct_row
  * changes an entry): a pole inside (or outside) every path needs no
@@ -174,19 +194,12 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
 static int pole_matters(const ekoc_nspace_state *g, const ekoc_pole *q) {
   const ekoc_band_plan *bp = g->bp;
   size_t k;
-  int b, o;
+  int b, eko[2];
   for (k = 0; k < g->nx; ++k) {
-    double r_eko = ekoc_talbot_radius(g->ip->logx[k]);
-    int eko_in = ekoc_pole_inside(q->re, q->im, 1.0, r_eko, 1.0);
-    int eko_in_ns = q->job >= 0 ? ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0) : eko_in;
     if (g->ip->logx[k] >= 0.0) continue; /* the x = 1 row is eko's corner */
-    for (b = 0; b < bp->n_bands; ++b) {
-      if (bp->band[b].j_hi[k] <= bp->band[b].j_lo[k]) continue;
-      for (o = 0; o < 2; ++o) {
-        int in = ekoc_pole_inside(q->re, q->im, (double)o, bp->band[b].radius, ekoc_band_height(&bp->band[b]));
-        if (in != eko_in || in != eko_in_ns) return 1;
-      }
-    }
+    eko_encloses(g, q, k, eko);
+    for (b = 0; b < bp->n_bands; ++b)
+      if (bp->band[b].j_hi[k] > bp->band[b].j_lo[k] && band_disagrees(q, &bp->band[b], eko)) return 1;
   }
   return 0;
 }
@@ -265,21 +278,14 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
   const ekoc_band_plan *bp = g->bp;
   const size_t nx = g->nx;
   double pair = q->im > 0.0 ? 2.0 : 1.0; /* a complex pole and its conjugate: 2 Re */
-  /* eko's path for the row: offset 1 (singlet-like); a matching's inverse reaches the non-singlet-like
-   * blocks too, which eko inverts on offset 0 (the U_k poles only the singlet ones) */
-  double r_eko = ekoc_talbot_radius(g->ip->logx[k]);
-  int eko_in = ekoc_pole_inside(q->re, q->im, 1.0, r_eko, 1.0), b, l, o;
-  int eko_in_ns = q->job >= 0 ? ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0) : eko_in;
+  int eko[2], b, l;
   size_t j0 = nx, j1 = 0, e, j, m;
+  eko_encloses(g, q, k, eko);
   for (b = 0; b < bp->n_bands; ++b) { /* the columns of the bands whose paths (either offset) disagree with eko's */
     const ekoc_band *bd = &bp->band[b];
-    if (bd->j_hi[k] <= bd->j_lo[k]) continue;
-    for (o = 0; o < 2; ++o)
-      if (ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, ekoc_band_height(bd)) != eko_in ||
-          ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, ekoc_band_height(bd)) != eko_in_ns) {
-        if ((size_t)bd->j_lo[k] < j0) j0 = (size_t)bd->j_lo[k];
-        if ((size_t)bd->j_hi[k] > j1) j1 = (size_t)bd->j_hi[k];
-      }
+    if (bd->j_hi[k] <= bd->j_lo[k] || !band_disagrees(q, bd, eko)) continue;
+    if ((size_t)bd->j_lo[k] < j0) j0 = (size_t)bd->j_lo[k];
+    if ((size_t)bd->j_hi[k] > j1) j1 = (size_t)bd->j_hi[k];
   }
   if (j0 >= j1) return;
   row_transforms(g, q, cc, w, k, j0, j1);
@@ -304,7 +310,7 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
     const ekoc_complex *c = lq->c + e * 2 * MAX_ORDER;
     double *val = apply ? g->val[at] : NULL, *err = apply ? g->err[at] : NULL;
     float *corr = apply ? NULL : g->corr[at];
-    int eko_block = g->role[t][ra][rb] == ROLE_S ? eko_in : eko_in_ns;
+    int eko_block = eko[g->role[t][ra][rb] == ROLE_S];
     if ((apply ? !val : !corr) || g->role[t][ra][rb] == ROLE_CONST) continue;
     for (b = 0; b < bp->n_bands; ++b) {
       const ekoc_band *bd = &bp->band[b];

@@ -177,9 +177,11 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
       size_t at = k * nx + j0 + c;
       int any_over = 0;
       for (o = a->out_start[e]; o < a->out_start[e + 1]; ++o) {
-        double final = a->corr && a->corr[o] ? v + (double)a->corr[o][at] : v;
-        int is_over = err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, final);
+        double final;
+        int is_over;
         if (a->rows_in && !a->rows_in[o][k]) continue;
+        final = a->corr && a->corr[o] ? v + (double)a->corr[o][at] : v;
+        is_over = err > ekoc_quad_tolerance(a->epsabs * scale, a->epsrel * scale, final);
         a->val[o][at] = v;
         a->err[o][at] = err;
         any_over |= is_over;
