@@ -204,8 +204,69 @@ static void test_blockop_rotations(void **state) {
   ekoc_blockop_clear(&t2);
 }
 
+/* Row ranges (the N-space engine's layout): rows stored from row_lo[k] on,
+ * rotations and copies keep the layout and give the full-row result's entries,
+ * to_full_rows puts zeros left of the ranges, products refuse them; bad
+ * ranges are refused. */
+static void test_blockop_row_ranges(void **state) {
+  enum { N = 5 };
+  const size_t lo[N] = {0, 0, 1, 2, 4}, bad_first[N] = {1, 0, 0, 0, 0}, bad_big[N] = {0, 0, 0, 0, N + 1};
+  ekoc_blockop p, full, rp, rf, copy, prod;
+  double r[EKOC_NB][EKOC_NB], vals[N * N], errs[N * N];
+  size_t k, j, len = 0;
+  int a, b;
+  (void)state;
+  for (k = 0; k < N; ++k) len += N - lo[k];
+  ekoc_blockop_init(&p, N), ekoc_blockop_init(&full, N), ekoc_blockop_init(&rp, N), ekoc_blockop_init(&rf, N);
+  ekoc_blockop_init(&copy, N), ekoc_blockop_init(&prod, N);
+  assert_false(ekoc_blockop_set_rows(&p, bad_first));
+  assert_false(ekoc_blockop_set_rows(&p, bad_big));
+  assert_true(ekoc_blockop_set_rows(&p, lo));
+  assert_int_equal(ekoc_blockop_len(&p), len);
+  assert_false(ekoc_blockop_set_rows(&p, lo)); /* once, on an operator without blocks */
+  for (a = 0; a < 3; ++a) { /* blocks (0,0), (1,0), (2,2): the same entries in both layouts */
+    int ab[3][2] = {{0, 0}, {1, 0}, {2, 2}};
+    double *pv = ekoc_blockop_block(&p, ab[a][0], ab[a][1]);
+    assert_non_null(pv);
+    for (k = 0; k < N * N; ++k) vals[k] = errs[k] = 0.0;
+    for (k = 0; k < N; ++k)
+      for (j = lo[k]; j < N; ++j) {
+        vals[k * N + j] = 1.0 + (double)(10 * a + 3 * k + j);
+        errs[k * N + j] = 1e-3 * vals[k * N + j];
+        pv[ekoc_blockop_at(&p, k, j)] = vals[k * N + j];
+        p.err[ab[a][0]][ab[a][1]][ekoc_blockop_at(&p, k, j)] = errs[k * N + j];
+      }
+    p.exact[ab[a][0]][ab[a][1]] = 0;
+    assert_true(ekoc_blockop_set(&full, ab[a][0], ab[a][1], vals, errs));
+  }
+  ekoc_basis_rotation(5, r);
+  assert_true(ekoc_blockop_rotate_left(r, &p, &rp, 1));
+  assert_true(ekoc_blockop_rotate_left(r, &full, &rf, 1));
+  assert_non_null(rp.row_lo);
+  assert_true(ekoc_blockop_copy(&copy, &rp));
+  assert_false(ekoc_blockop_mul(&copy, &full, &prod, 1)); /* products: full rows only */
+  assert_true(ekoc_blockop_to_full_rows(&copy));
+  assert_null(copy.row_lo);
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      assert_true((rf.val[a][b] == NULL) == (copy.val[a][b] == NULL));
+      for (k = 0; rf.val[a][b] && k < N * N; ++k) {
+        assert_true(copy.val[a][b][k] == rf.val[a][b][k]); /* the same bits */
+        assert_true(copy.err[a][b][k] == rf.err[a][b][k]);
+      }
+    }
+  assert_true(ekoc_blockop_mul(&copy, &full, &prod, 1));
+  ekoc_blockop_clear(&p); /* frees the ranges too: a full-row operator again */
+  assert_null(p.row_lo);
+  assert_true(ekoc_blockop_set_identity(&p, 0, 0));
+  assert_true(p.val[0][0][ekoc_blockop_at(&p, 3, 3)] == 1.0);
+  ekoc_blockop_clear(&p), ekoc_blockop_clear(&full), ekoc_blockop_clear(&rp), ekoc_blockop_clear(&rf);
+  ekoc_blockop_clear(&copy), ekoc_blockop_clear(&prod);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_blockop_row_ranges),
       cmocka_unit_test(test_rotation_rows),
       cmocka_unit_test(test_unified_rotation),
       cmocka_unit_test(test_rotation_inverse_and_norms),

@@ -94,6 +94,9 @@ static size_t run_nspace(const one_plan *o, const ekoc_interp *ip, int threads, 
   ekoc_blockop_init(op, ip->n);
   ekoc_blockop_init(taint, ip->n);
   assert_int_equal(ekoc_nspace_engine_run(&o->plan, ip, &rq, 0, 1, opt, NULL, op, taint, &n_failed), EKOC_OK);
+  assert_non_null(op->row_lo); /* row ranges: compared entry by entry below in full rows */
+  assert_true(ekoc_blockop_to_full_rows(op));
+  assert_true(ekoc_blockop_to_full_rows(taint));
   return n_failed;
 }
 

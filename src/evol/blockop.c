@@ -23,6 +23,79 @@ void ekoc_blockop_clear(ekoc_blockop *op) {
       op->identity[a][b] = 0;
       op->exact[a][b] = 0;
     }
+  free(op->row_lo);
+  op->row_lo = op->row_base = NULL;
+  op->ranges_len = 0;
+}
+
+size_t ekoc_blockop_row_offsets(size_t nx, const size_t *row_lo, size_t *row_base) {
+  size_t k, at = 0;
+  for (k = 0; k < nx; ++k) {
+    row_base[k] = at - row_lo[k]; /* >= 0: at >= nx >= row_lo[k] from row 1 on, as row_lo[0] = 0 */
+    at += nx - row_lo[k];
+  }
+  return at;
+}
+
+/* dst (no blocks) takes src's row ranges (a copy); 0 on no memory. */
+static int copy_rows(ekoc_blockop *dst, const ekoc_blockop *src) {
+  size_t nx = src->nx;
+  dst->nx = nx;
+  if (!src->row_lo) return 1;
+  dst->row_lo = malloc((nx > 0 ? 2 * nx : 1) * sizeof *dst->row_lo);
+  if (!dst->row_lo) return 0;
+  dst->row_base = dst->row_lo + nx;
+  memcpy(dst->row_lo, src->row_lo, 2 * nx * sizeof *dst->row_lo);
+  dst->ranges_len = src->ranges_len;
+  return 1;
+}
+
+int ekoc_blockop_set_rows(ekoc_blockop *op, const size_t *row_lo) {
+  ekoc_blockop view;
+  size_t k, nx = op->nx;
+  if (ekoc_blockop_count(op) > 0 || op->row_lo) return 0;
+  for (k = 0; k < nx; ++k) /* row_lo[0] = 0 then */
+    if (row_lo[k] > k) return 0;
+  memset(&view, 0, sizeof view);
+  view.nx = nx;
+  view.row_lo = (size_t *)row_lo;
+  if (!copy_rows(op, &view)) return 0;
+  op->ranges_len = ekoc_blockop_row_offsets(nx, op->row_lo, op->row_base);
+  return 1;
+}
+
+int ekoc_blockop_to_full_rows(ekoc_blockop *op) {
+  double *full[2][EKOC_NB][EKOC_NB];
+  size_t nx = op->nx, k;
+  int a, b, h, ok = 1;
+  if (!op->row_lo) return 1;
+  memset(full, 0, sizeof full);
+  for (a = 0; a < EKOC_NB && ok; ++a)
+    for (b = 0; b < EKOC_NB && ok; ++b)
+      for (h = 0; h < 2 && ok; ++h)
+        if (op->val[a][b]) ok = (full[h][a][b] = calloc(nx > 0 ? nx * nx : 1, sizeof(double))) != NULL;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b)
+      for (h = 0; h < 2; ++h) {
+        const double *src = h ? op->err[a][b] : op->val[a][b];
+        if (!ok) {
+          free(full[h][a][b]);
+          continue;
+        }
+        for (k = 0; src && k < nx; ++k)
+          memcpy(full[h][a][b] + k * nx + op->row_lo[k], src + op->row_base[k] + op->row_lo[k],
+                 (nx - op->row_lo[k]) * sizeof(double));
+      }
+  if (!ok) return 0;
+  for (a = 0; a < EKOC_NB; ++a)
+    for (b = 0; b < EKOC_NB; ++b) {
+      free(op->val[a][b]), free(op->err[a][b]);
+      op->val[a][b] = full[0][a][b], op->err[a][b] = full[1][a][b];
+    }
+  free(op->row_lo);
+  op->row_lo = op->row_base = NULL;
+  op->ranges_len = 0;
+  return 1;
 }
 
 static int all_zero(const double *v, size_t n) {
@@ -35,7 +108,7 @@ static int all_zero(const double *v, size_t n) {
 /* Recomputes the exact flags of every block after an operation. */
 static void refresh_flags(ekoc_blockop *op) {
   int a, b;
-  size_t n = op->nx * op->nx;
+  size_t n = ekoc_blockop_len(op);
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b) {
       op->identity[a][b] = 0;
@@ -50,7 +123,7 @@ static void refresh_flags(ekoc_blockop *op) {
  * written, a second fault that also flushes the other threads' TLBs; with
  * 200-point grids that was half the composition's time (perf/STATS.md). */
 static int alloc_block_(ekoc_blockop *op, int a, int b, int zero) {
-  size_t n = op->nx * op->nx;
+  size_t n = ekoc_blockop_len(op);
   if (op->val[a][b]) return 1;
   op->val[a][b] = malloc(n * sizeof(double));
   op->err[a][b] = malloc(n * sizeof(double));
@@ -72,7 +145,7 @@ static int alloc_block(ekoc_blockop *op, int a, int b) { return alloc_block_(op,
 double *ekoc_blockop_block(ekoc_blockop *op, int a, int b) { return alloc_block(op, a, b) ? op->val[a][b] : NULL; }
 
 int ekoc_blockop_set(ekoc_blockop *op, int a, int b, const double *val, const double *err) {
-  size_t n = op->nx * op->nx;
+  size_t n = ekoc_blockop_len(op);
   if (!alloc_block_(op, a, b, 0)) return 0; /* both arrays are written whole below */
   memcpy(op->val[a][b], val, n * sizeof(double));
   if (err)
@@ -89,16 +162,14 @@ int ekoc_blockop_adopt(ekoc_blockop *op, int a, int b, double *val, double *err)
   op->val[a][b] = val;
   op->err[a][b] = err;
   op->identity[a][b] = 0;
-  op->exact[a][b] = (unsigned char)all_zero(err, op->nx * op->nx);
+  op->exact[a][b] = (unsigned char)all_zero(err, ekoc_blockop_len(op));
   return 1;
 }
 
 int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
   size_t i, nx = op->nx;
-  if (!alloc_block(op, a, b)) return 0;
-  memset(op->val[a][b], 0, nx * nx * sizeof(double));
-  memset(op->err[a][b], 0, nx * nx * sizeof(double));
-  for (i = 0; i < nx; ++i) op->val[a][b][i * nx + i] = 1.0;
+  if (!alloc_block(op, a, b)) return 0; /* zeroed */
+  for (i = 0; i < nx; ++i) op->val[a][b][ekoc_blockop_at(op, i, i)] = 1.0;
   op->identity[a][b] = 1;
   op->exact[a][b] = 1;
   return 1;
@@ -117,6 +188,7 @@ int ekoc_blockop_mul(const ekoc_blockop *a, const ekoc_blockop *b, ekoc_blockop 
   (void)n_threads; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
   ekoc_blockop_clear(out);
   out->nx = n;
+  if (a->row_lo || b->row_lo) return 0; /* full rows only (blockop.h) */
   /* output blocks are independent: threads over them; the sum over k runs in
    * a fixed order, so the result has the same bits for any thread count */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(n_threads > 0 ? n_threads : omp_get_max_threads()) \
@@ -177,10 +249,11 @@ static void rotate_block(size_t n, int n_terms, const double *w, const double *c
 static int rotate(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, int left, ekoc_blockop *out,
                   int n_threads) {
   int ij, ok = 1;
-  size_t n = a->nx;
+  size_t n;
   (void)n_threads; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
   ekoc_blockop_clear(out);
-  out->nx = n;
+  if (!copy_rows(out, a)) return 0; /* a rotation mixes blocks entry by entry: a's layout */
+  n = ekoc_blockop_len(out);
   for (ij = 0; ij < EKOC_NB * EKOC_NB && ok; ++ij) {
     int i = ij / EKOC_NB, j = ij % EKOC_NB, k, any = 0;
     for (k = 0; k < EKOC_NB && !any; ++k)
@@ -205,7 +278,7 @@ static int rotate(const double m[EKOC_NB][EKOC_NB], const ekoc_blockop *a, int l
       val[terms] = a->val[ai][aj];
       err[terms++] = a->err[ai][aj];
     }
-    rotate_block(n * n, terms, w, val, err, out->val[i][j], out->err[i][j]);
+    rotate_block(n, terms, w, val, err, out->val[i][j], out->err[i][j]);
   }
   refresh_flags(out);
   return 1;
@@ -224,7 +297,7 @@ int ekoc_blockop_rotate_right(const ekoc_blockop *a, const double m[EKOC_NB][EKO
 int ekoc_blockop_copy(ekoc_blockop *dst, const ekoc_blockop *src) {
   int a, b;
   ekoc_blockop_clear(dst);
-  dst->nx = src->nx;
+  if (!copy_rows(dst, src)) return 0;
   for (a = 0; a < EKOC_NB; ++a)
     for (b = 0; b < EKOC_NB; ++b) {
       if (!src->val[a][b]) continue;

@@ -234,7 +234,10 @@ static size_t driver_bytes(const ekoc_request *rq, int threads, int unified) {
  * composition: the N-space matrices of the parts, the targets and two
  * products at up to EKOC_NSPACE_NODES_MAX + 1 nodes per block, the functions
  * of a path, each part's towers and values, and per thread the band
- * products' scratch (functions x 2 nodes, 2 nodes x nx, functions x nx). */
+ * products' scratch (functions x 2 nodes, 2 nodes x nx, functions x nx).
+ * The held operators are counted in full rows (operators_bytes): the engine
+ * keeps row ranges (evol/blockop.h), about half of that on log grids, so the
+ * estimate is an upper bound there. */
 static size_t nspace_bytes(const ekoc_request *rq, const ekoc_targets *tg, int streamed, int threads, int max_blocks) {
   size_t cap = EKOC_NSPACE_NODES_MAX + 1, targets = streamed ? streamed_targets(rq, tg) : tg->n_distinct, blocks = (size_t)max_blocks;
   size_t parts = sat_add(tg->n_distinct, 6), block = sat_mul(cap, sizeof(ekoc_complex));

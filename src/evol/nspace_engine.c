@@ -36,7 +36,7 @@
  * singlet-like path; their constants; the output arrays. */
 static int engine_roles(ekoc_nspace_state *g, size_t count) {
   ekoc_nsop *ns = calloc(g->nt, sizeof *ns);
-  size_t t, nn = g->nx * g->nx;
+  size_t t, nn = g->row_len;
   int a, b, rc = EKOC_OK;
   if (!ns) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   for (t = 0; t < g->nt; ++t) ekoc_nsop_init(&ns[t], count);
@@ -213,6 +213,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     args.out_start = g->out_start;
     args.val = g->out_val;
     args.err = g->out_err;
+    args.row_base = g->row_base;
     args.corr = g->out_corr;
     args.epsabs = g->rq->epsabs;
     args.epsrel = g->rq->epsrel;
@@ -252,23 +253,29 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
 /* The targets' operators from the outputs: constants back, eko's x = 1 row,
  * the entries that miss the tolerance flagged, a non-finite one an error. */
 static int engine_finish(ekoc_nspace_state *g, ekoc_blockop *ops, ekoc_blockop *taints, size_t *n_failed) {
-  size_t nx = g->nx, t, k;
+  size_t nx = g->nx, t, k, *rb = g->row_base, last = nx - 1;
   int a, b;
+  for (t = 0; t < g->nt; ++t) /* the outputs' row ranges, for the values and the flags */
+    if (!ekoc_blockop_set_rows(&ops[t], g->row_lo) || !ekoc_blockop_set_rows(&taints[t], g->row_lo))
+      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   for (t = 0; t < g->nt; ++t)
     for (a = 0; a < EKOC_NB; ++a)
       for (b = 0; b < EKOC_NB; ++b) {
         size_t at = (t * EKOC_NB + (size_t)a) * EKOC_NB + (size_t)b, failed = 0;
         double *v = g->val[at], *er = g->err[at], *flags = NULL;
         if (!v) continue;
-        for (k = 0; k + 1 < nx; ++k) v[k * nx + k] += g->delta[t][a][b];
-        for (k = 0; k < nx; ++k) v[(nx - 1) * nx + k] = er[(nx - 1) * nx + k] = 0.0;
-        v[nx * nx - 1] = g->corner[t][a][b];
-        for (k = 0; k < nx * nx; ++k) {
-          if (!isfinite(v[k]) || !isfinite(er[k])) /* a NaN is never handed out */
+        for (k = 0; k < last; ++k) v[rb[k] + k] += g->delta[t][a][b];
+        for (k = g->row_lo[last]; k < nx; ++k) v[rb[last] + k] = er[rb[last] + k] = 0.0;
+        v[rb[last] + last] = g->corner[t][a][b];
+        for (k = 0; k < g->row_len; ++k) {
+          if (!isfinite(v[k]) || !isfinite(er[k])) { /* a NaN is never handed out */
+            size_t row = 0;
+            while (row + 1 < nx && rb[row + 1] + g->row_lo[row + 1] <= k) ++row;
             return ekoc_error(EKOC_ERR_NUMERICAL,
                               "the operator of target %zu (mu2=%g) has a non-finite entry %g +- %g (block %d,%d, x "
                               "index %zu,%zu)",
-                              g->t0 + t, g->rq->mu2[g->t0 + t], v[k], er[k], a, b, k / nx, k % nx);
+                              g->t0 + t, g->rq->mu2[g->t0 + t], v[k], er[k], a, b, row, k - rb[row]);
+          }
           if (er[k] > ekoc_quad_tolerance(g->rq->epsabs, g->rq->epsrel, v[k])) {
             if (!flags) {
               flags = ekoc_blockop_block(&taints[t], a, b);

@@ -59,7 +59,9 @@ void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o);
  * out as *opt says; NULL: the defaults) into ops[0..n-1]
  * (initialised, empty) in the evolution bases (B_nf(target) <- B_nf0), and
  * their taints into taints[0..n-1] (error 1 on the entries that miss the
- * request's tolerance, no blocks where none does); *n_failed is increased
+ * request's tolerance, no blocks where none does), both in row ranges
+ * (evol/blockop.h: each row from the first column a band or the diagonal
+ * takes; exactly zero left of it); *n_failed is increased
  * by the entries that miss it. Records the profile stage "bands".
  * Errors: EKOC_ERR_NO_MEMORY, the N-space evaluation's errors,
  * EKOC_ERR_NUMERICAL (a non-finite value at a node or entry, the message

@@ -329,10 +329,10 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
           size += w->a_abs[al] * lq->c_abs[e * MAX_ORDER + (size_t)l];
         }
         if (apply) {
-          val[k * nx + j] += sign * sum;
-          err[k * nx + j] += pair * (fabs(sum - half) + 16.0 * 2.220446049250313e-16 * size);
+          val[g->row_base[k] + j] += sign * sum;
+          err[g->row_base[k] + j] += pair * (fabs(sum - half) + 16.0 * 2.220446049250313e-16 * size);
         } else {
-          corr[k * nx + j] += (float)(sign * sum);
+          corr[g->row_base[k] + j] += (float)(sign * sum);
         }
       }
     }
@@ -341,13 +341,13 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
 
 int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s, int apply) {
   int rc = EKOC_OK, nt = g->rq->n_threads > 0 ? g->rq->n_threads : omp_get_max_threads();
-  size_t i, e, nn = g->nx * g->nx;
+  size_t i, e;
   if (s->n == 0) return EKOC_OK;
   for (i = 0; !apply && i < s->n; ++i) /* the residue arrays of the blocks that take some */
     for (e = 0; s->laurent && e < s->laurent[i].n_blocks; ++e) {
       size_t at = s->laurent[i].block[e];
       if (!g->val[at] || g->corr[at]) continue;
-      g->corr[at] = calloc(nn, sizeof(float));
+      g->corr[at] = calloc(g->row_len, sizeof(float));
       if (!g->corr[at]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
     }
   /* rows on separate threads (each row's entries are written by one thread only): the same bits for any number */

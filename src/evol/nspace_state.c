@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evol/blockop.h"
 #include "evol/part_layout.h"
 #include "status.h"
 
@@ -43,7 +44,7 @@ void ekoc_nspace_state_free(ekoc_nspace_state *g) {
   free(g->row_over), free(g->fun_over), free(g->fun_tolerance), free(g->out_id), free(g->owner), free(g->lim_e);
   free(g->singular), free(g->block_rows[0]), free(g->block_rows[1]), free(g->rows_in), free(g->rows_out);
   free(g->constant), free(g->regular_fam);
-  free(g->role);
+  free(g->role), free(g->row_lo);
   free(g->delta), free(g->corner);
   free(g->n), free(g->w), free(g->n_re), free(g->n_im), free(g->sums), free(g->scratch);
   free(g->f), free(g->f_size), free(g->src), free(g->src_lim), free(g->out_start), free(g->out_fun), free(g->out_val),
@@ -232,7 +233,20 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   g->n_im = malloc(cap * sizeof *g->n_im);
   g->sums = malloc(cap * EKOC_NSPACE_SUMS_LEN * sizeof *g->sums);
   g->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *g->scratch);
-  if (!g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
+  g->row_lo = malloc((g->nx > 0 ? 2 * g->nx : 1) * sizeof *g->row_lo);
+  if (g->row_lo) { /* the row ranges: the bands' columns and the diagonal (the constants' delta_kj) */
+    int b;
+    g->row_base = g->row_lo + g->nx;
+    for (j = 0; j < g->nx; ++j) {
+      g->row_lo[j] = j;
+      for (b = 0; b < g->bp->n_bands; ++b) {
+        const ekoc_band *bd = &g->bp->band[b];
+        if (bd->j_hi[j] > bd->j_lo[j] && (size_t)bd->j_lo[j] < g->row_lo[j]) g->row_lo[j] = (size_t)bd->j_lo[j];
+      }
+    }
+    g->row_len = ekoc_blockop_row_offsets(g->nx, g->row_lo, g->row_base);
+  }
+  if (!g->row_lo || !g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
       !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
       !g->tops || !g->tops_odd || !g->tower || !g->values || !g->role ||
       !g->delta || !g->corner || !g->val || !g->err || !g->corr || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||

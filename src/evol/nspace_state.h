@@ -51,9 +51,12 @@ typedef struct ekoc_nspace_state {
   unsigned char (*role)[EKOC_NB][EKOC_NB];
   double (*delta)[EKOC_NB][EKOC_NB];  /* added back as delta_kj */
   double (*corner)[EKOC_NB][EKOC_NB]; /* the (x = 1, x = 1) entry */
-  double **val, **err;                /* [target][a][b]: nx * nx outputs of present blocks */
+  double **val, **err;                /* [target][a][b]: outputs of present blocks, in row ranges */
   float **corr;                       /* [target][a][b]: the pole residues added to them, for the bands'
-                                         tolerance (single precision; NULL: none) */
+                                         tolerance (single precision, row ranges; NULL: none) */
+  /* the outputs' row ranges (evol/blockop.h): row k from column row_lo[k], the first any band
+   * or the diagonal takes; entry (k, j) at row_base[k] + j, row_len entries in all */
+  size_t *row_lo, *row_base, row_len;
   /* the current path */
   ekoc_complex *n, *w;
   double *n_re, *n_im, *sums, *scratch, tail;

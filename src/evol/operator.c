@@ -63,21 +63,22 @@ static void expand(const ekoc_blockop *e, const double left[EKOC_NB][EKOC_NB], c
           ++n;
         }
       }
-      for (x = 0; x < nx; ++x) {
+      for (x = 0; x < nx; ++x) { /* the row's stored columns lo.. (zeros left of them, blockop.h) */
+        size_t lo = ekoc_blockop_row_lo(e, x), at = ekoc_blockop_at(e, x, 0);
         if (values) {
           double *dst = values + (a * nx + x) * row + b * nx;
           memset(dst, 0, sizeof(double) * nx);
           for (k = 0; k < n; ++k) {
-            const double *s = src[k] + x * nx;
-            for (y = 0; y < nx; ++y) dst[y] += w[k] * s[y];
+            const double *s = src[k] + at;
+            for (y = lo; y < nx; ++y) dst[y] += w[k] * s[y];
           }
         }
         if (errors) {
           double *dst = errors + (a * nx + x) * row + b * nx;
           memset(dst, 0, sizeof(double) * nx);
           for (k = 0; k < n; ++k) {
-            const double *s = src_err[k] + x * nx;
-            for (y = 0; y < nx; ++y) dst[y] += fabs(w[k]) * s[y];
+            const double *s = src_err[k] + at;
+            for (y = lo; y < nx; ++y) dst[y] += fabs(w[k]) * s[y];
           }
         }
       }
@@ -196,9 +197,10 @@ int ekoc_operator_apply(const ekoc_operator *op, size_t i, const double *pdf_in,
     for (b = 0; b < EKOC_NB; ++b) {
       const double *blk = e->val[a][b];
       if (!blk) continue;
-      for (x = 0; x < nx; ++x) {
+      for (x = 0; x < nx; ++x) { /* the row's stored columns (blockop.h) */
+        const double *stored = blk + ekoc_blockop_at(e, x, 0);
         double s = 0.0;
-        for (y = 0; y < nx; ++y) s += blk[x * nx + y] * vin[b * nx + y];
+        for (y = ekoc_blockop_row_lo(e, x); y < nx; ++y) s += stored[y] * vin[b * nx + y];
         vout[a * nx + x] += s;
       }
     }

@@ -174,7 +174,7 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
     for (c = 0; c < cols; ++c) {
       double v = ce[c] + co[c], bound = sqrt(cs[c]);
       double err = fabs(co[c] - ce[c]) + (NOISE_EPS + tail) * bound; /* |T_m - T_m/2| + floors */
-      size_t at = k * nx + j0 + c;
+      size_t at = (a->row_base ? a->row_base[k] : k * nx) + j0 + c;
       int any_over = 0;
       for (o = a->out_start[e]; o < a->out_start[e + 1]; ++o) {
         double final;

@@ -46,6 +46,9 @@ typedef struct ekoc_band_invert_args {
    * one inversion) */
   const size_t *out_start;
   double *const *val, *const *err;
+  /* entry (k, j) of the outputs (and of corr) is at row_base[k] + j: rows stored from their first
+   * column on (evol/blockop.h's row ranges; NULL: full rows, k nx + j) */
+  const size_t *row_base;
   /* per output, what is added to its entries afterwards (nx x nx, NULL: nothing; the pole residues,
    * evol/nspace_poles.h, to single precision): the tolerance is that of the entry's final value */
   const float *const *corr;
