@@ -1113,9 +1113,6 @@ static void test_compute_request_controls(void **state) {
   COMPUTE_FAILS(rq.inversion_method = 3, EKOC_ERR_INVALID_METHOD, "request.inversion_method=3", NULL);
   COMPUTE_FAILS(rq.backend = -1, EKOC_ERR_INVALID_MODE, "request.backend=-1", NULL);
   COMPUTE_FAILS(rq.backend = 5, EKOC_ERR_INVALID_MODE, "request.backend=5", NULL);
-  /* what the N-space backend does not compute, named */
-  COMPUTE_FAILS((rq.backend = EKOC_BACKEND_NSPACE, rq.method = EKOC_METHOD_ORDERED_TRUNCATED, th.order = 3),
-                EKOC_ERR_UNSUPPORTED, "request.method=", "backend=nspace");
   /* quadrature controls */
   for (k = 0; k < 3; ++k) {
     double v = non_finite[k];

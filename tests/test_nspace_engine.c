@@ -11,9 +11,9 @@
  * adaptive and batch tests on eko's paths (independent code: the paths and
  * the composition); for grids of 6..60 points (whole operators) and of
  * 150..300 points (whole operators and three rows), x down to 1e-9, lambert, log-uniform and mixed log/linear grids,
- * bases of degree 1..8 in ln x and in x, evolution (orders 1-3, every method
- * but ordered-truncated, with the U_k poles of the truncated and
- * perturbative ones, scale variations) and
+ * bases of degree 1..8 in ln x and in x, evolution (orders 1-3, every method,
+ * with the U_k poles of the truncated and perturbative ones and the zeros of
+ * the ordered-truncated non-singlet denominators, scale variations) and
  * matching (orders 1-2, every inversion method). The quadrature references
  * integrate up to a Mellin cut of 1e-3 or 1e-5, where the path's remainder
  * is below the tolerances; the N-space backend has no cut.
@@ -100,16 +100,16 @@ static size_t run_nspace(const one_plan *o, const ekoc_interp *ip, int threads, 
   return n_failed;
 }
 
-/* A random card whose kernel the backend computes: every method but
- * ordered-truncated above LO (the truncated and perturbative ones with their
- * U_k poles, evol/nspace_poles.h). */
+/* A random card of any method (the truncated, ordered-truncated and
+ * perturbative ones with their poles, evol/nspace_poles.h). */
 static void card_nspace(rnd *r, card *c, int nx_min, int nx_max) {
-  static const int methods[8] = {EKOC_METHOD_ITERATE_EXACT,     EKOC_METHOD_ITERATE_EXPANDED,
-                                 EKOC_METHOD_DECOMPOSE_EXACT,   EKOC_METHOD_DECOMPOSE_EXPANDED,
-                                 EKOC_METHOD_ORDERED_EXACT,     EKOC_METHOD_TRUNCATED,
-                                 EKOC_METHOD_PERTURBATIVE_EXACT, EKOC_METHOD_PERTURBATIVE_EXPANDED};
+  static const int methods[9] = {EKOC_METHOD_ITERATE_EXACT,      EKOC_METHOD_ITERATE_EXPANDED,
+                                 EKOC_METHOD_DECOMPOSE_EXACT,    EKOC_METHOD_DECOMPOSE_EXPANDED,
+                                 EKOC_METHOD_ORDERED_EXACT,      EKOC_METHOD_TRUNCATED,
+                                 EKOC_METHOD_PERTURBATIVE_EXACT, EKOC_METHOD_PERTURBATIVE_EXPANDED,
+                                 EKOC_METHOD_ORDERED_TRUNCATED};
   card_random(r, c, nx_min, nx_max, 8);
-  c->method = methods[rnd_i(r, 0, 7)];
+  c->method = methods[rnd_i(r, 0, 8)];
   card_describe(c);
 }
 

@@ -101,7 +101,7 @@ static void test_place_bands(void **state) {
   ekoc_pole_set s;
   ekoc_band band[2];
   ekoc_band_plan bp;
-  ekoc_pole poles[2] = {{1.535, 0.0, 0.1, 5, -1}, {9.476, 0.0, 0.2, 5, -1}};
+  ekoc_pole poles[2] = {{1.535, 0.0, 0.1, 5, -1, 1}, {9.476, 0.0, 0.2, 5, -1, 1}};
   (void)state;
   memset(band, 0, sizeof band);
   band[0].height = band[1].height = EKOC_BAND_HEIGHT;

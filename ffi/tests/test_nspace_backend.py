@@ -141,7 +141,7 @@ def test_poles_one_segment_entries_agree_with_batch(method, order, direction):
 
 def test_auto_is_the_default_and_names_the_engine():
     """No backend argument: the N-space engine where it computes the card
-    (QED and backward-exact matchings included), batch for ordered-truncated; Solution.backend names the
+    (QED, backward-exact matchings and ordered-truncated included); Solution.backend names the
     one that ran, never "auto"."""
     th, op = cards.card("nnlo_vfns")
     op["configs"]["evolution_method"] = "truncated"
@@ -152,7 +152,7 @@ def test_auto_is_the_default_and_names_the_engine():
     assert ekoc.solve(th, op, progress=False).backend == "nspace"
     th, op = cards.card("nnlo_vfns")
     op["configs"]["evolution_method"] = "ordered-truncated"
-    assert ekoc.solve(th, op, progress=False).backend == "batch"
+    assert ekoc.solve(th, op, progress=False).backend == "nspace"
     th, op = cards.card("nnlo_vfns")
     assert ekoc.solve(th, op, "adaptive", progress=False).backend == "adaptive"
 
@@ -179,17 +179,6 @@ def test_qed_matched_paths_agree_with_batch(name):
     within 1e-4 where above 1e-3 of their largest value (60 points, degree 5),
     none flagged."""
     assert _evolved_pdfs_agree_with_batch(name, (2, 1, 21, 3, 22), 1e-4) == 0
-
-
-@pytest.mark.parametrize("change, field", [
-    (lambda th, op: op["configs"].update(evolution_method="ordered-truncated"), "evolution_method"),
-])
-def test_refused_with_the_field(change, field):
-    th, op = cards.card("nnlo_vfns")
-    change(th, op)
-    with pytest.raises(NotImplementedError, match="backend=nspace") as info:
-        ekoc.solve(th, op, "nspace", progress=False)
-    assert field in str(info.value)
 
 
 @pytest.mark.parametrize("order", [2, 3])

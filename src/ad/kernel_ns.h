@@ -87,6 +87,20 @@ EKOC_HD void ekoc_kernel_ns_u(int32_t order, const double *beta, const ekoc_comp
   }
 }
 
+/* sum_{i < order} u[i] a^i (u from ekoc_kernel_ns_u): the numerator (a = a1)
+ * and the denominator (a = a0) of the ordered-truncated solution, whose
+ * zeros are poles of that kernel (evol/nspace_poles.h). */
+EKOC_HD ekoc_complex ekoc_kernel_ns_u_sum(int32_t order, const ekoc_complex *u, double a) {
+  ekoc_complex sum = c_real(0.0);
+  double p = 1.0;
+  int32_t i;
+  for (i = 0; i < order; ++i) {
+    sum = c_add(sum, c_scale(u[i], p));
+    p *= a;
+  }
+  return sum;
+}
+
 /* E_ns(a1 <- a0) for cfg->method (docs/physics.md §6.2), gamma[0..order-1] =
  * gamma^(0..order-1)(N) of the segment (already shifted by exponentiated
  * scale variation if any):
@@ -145,15 +159,7 @@ EKOC_HD ekoc_complex ekoc_kernel_ns_with(const ekoc_kernel_cfg *cfg, const doubl
       }
       return c_mul(e0, fact);
     } else {
-      ekoc_complex num = c_real(0.0), den = c_real(0.0);
-      double p1 = 1.0, p0 = 1.0;
-      for (i = 0; i < order; ++i) {
-        num = c_add(num, c_scale(u[i], p1));
-        den = c_add(den, c_scale(u[i], p0));
-        p1 *= a1;
-        p0 *= a0;
-      }
-      return c_mul(e0, c_div(num, den));
+      return c_mul(e0, c_div(ekoc_kernel_ns_u_sum(order, u, a1), ekoc_kernel_ns_u_sum(order, u, a0)));
     }
   }
   expo = c_real(0.0);

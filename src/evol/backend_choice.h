@@ -10,10 +10,9 @@
 
 /* The engine for request rq (validated) on basis ip: rq's own
  * backend unless it is EKOC_BACKEND_AUTO; then the N-space engine, except
- * where it does not compute the request yet, which the batch engine does:
- * ordered-truncated above LO (the zeros of its
- * non-singlet denominator) and two grid points closer than the band paths resolve
- * (quad/band_plan.h). Never fails; leaves no error message behind. */
+ * for two grid points closer than the band paths resolve (quad/band_plan.h),
+ * which the batch engine computes. th: unused (every theory the card checks
+ * pass is the N-space engine's). Never fails; leaves no error message behind. */
 int32_t ekoc_backend_choose(const ekoc_theory *th, const ekoc_request *rq, const ekoc_interp *ip);
 
 #endif /* EKOC_EVOL_BACKEND_CHOICE_H */

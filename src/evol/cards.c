@@ -281,12 +281,6 @@ static int check_request_methods(const ekoc_request *r, const ekoc_theory *t) {
                       (int)r->inversion_method);
   if (r->backend < EKOC_BACKEND_ADAPTIVE || r->backend > EKOC_BACKEND_AUTO)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "request.backend=%d is not an EKOC_BACKEND_*", (int)r->backend);
-  if (r->backend == EKOC_BACKEND_NSPACE && !ekoc_nspace_computes_method(r->method, t->order))
-    return ekoc_error(EKOC_ERR_UNSUPPORTED,
-                      "request.method=%d (ordered-truncated) with request.backend=nspace: its non-singlet solution "
-                      "divides by sum_i a^i U_i(N), whose zeros near N = 0 the N-space engine does not locate yet "
-                      "(docs/physics.md §3.3); use the batch backend",
-                      (int)r->method);
   return t->qed_order > 0 ? check_request_qed(r, t) : EKOC_OK;
 }
 

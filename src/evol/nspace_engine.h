@@ -15,16 +15,6 @@
 #include "evol/blockop.h"
 #include "evol/plan.h"
 
-/* What the backend does not compute yet (docs/physics.md §3.2-3.3), read
- * by the card checks, the choice of EKOC_BACKEND_AUTO and the run itself:
- * ordered-truncated above LO (its non-singlet denominator's zeros are not
- * located). A backward-exact matching's inverse has real poles (where the
- * forward matrix's determinant vanishes) that it treats as the U_k poles
- * (evol/nspace_poles.h). */
-static inline int ekoc_nspace_computes_method(int32_t method, int32_t order) {
-  return !(method == EKOC_METHOD_ORDERED_TRUNCATED && order > 1);
-}
-
 /* First and largest number of intervals of a band's rule: a band whose
  * entries miss the tolerance is recomputed with twice the intervals. */
 #define EKOC_NSPACE_NODES_FIRST 64

@@ -1,7 +1,8 @@
 /* nspace_pole_find.c: where the poles of the N-space backend's kernels lie
  * (nspace_poles.h): the U_k poles of the truncated and perturbative singlet
- * solutions (docs/physics.md §3.3) and those of a backward-exact matching's
- * exact inverse, with the circles their residues are taken on. */
+ * solutions (docs/physics.md §3.3), those of a backward-exact matching's
+ * exact inverse and the zeros of the ordered-truncated non-singlet
+ * denominators, with the circles their residues are taken on. */
 #include "evol/nspace_poles.h"
 
 #include <math.h>
@@ -17,10 +18,10 @@
 /* Newton steps for the complex poles. */
 #define NEWTON_STEPS 60
 
-static int push_pole_of(ekoc_pole_set *s, double re, double im, int32_t nf, int32_t job) {
+static int push_pole_of(ekoc_pole_set *s, double re, double im, int32_t nf, int32_t job, int32_t eko_offset) {
   size_t i;
   for (i = 0; i < s->n; ++i) /* the same pole found twice (two starts, two segments, two families) */
-    if (s->pole[i].nf == nf && s->pole[i].job == job &&
+    if (s->pole[i].nf == nf && s->pole[i].job == job && s->pole[i].eko_offset == eko_offset &&
         hypot(s->pole[i].re - re, s->pole[i].im - im) < 1e-7 * (1.0 + fabs(re)))
       return EKOC_OK;
   if (s->n == s->cap) {
@@ -34,12 +35,13 @@ static int push_pole_of(ekoc_pole_set *s, double re, double im, int32_t nf, int3
   s->pole[s->n].im = im;
   s->pole[s->n].rho = 0.0;
   s->pole[s->n].job = job;
+  s->pole[s->n].eko_offset = eko_offset;
   s->pole[s->n++].nf = nf;
   return EKOC_OK;
 }
 
 /* A pole of the singlet kernels of the segments of nf. */
-static int push_pole(ekoc_pole_set *s, double re, double im, int32_t nf) { return push_pole_of(s, re, im, nf, -1); }
+static int push_pole(ekoc_pole_set *s, double re, double im, int32_t nf) { return push_pole_of(s, re, im, nf, -1, 1); }
 
 /* (r_+ - r_-)^2 = disc(gamma^(0)) / beta_0^2 of family lo (order 1) at the
  * count points (re, im) into out. */
@@ -274,11 +276,154 @@ static int matching_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max,
       else
         a = m, fa = w.det[0];
     }
-    if (rc == EKOC_OK) rc = push_pole_of(s, 0.5 * (a + b), 0.0, cfg->nf, job);
+    if (rc == EKOC_OK) rc = push_pole_of(s, 0.5 * (a + b), 0.0, cfg->nf, job, -1);
   }
   free(n), free(det);
   det_scratch_free(&w);
   return rc == EKOC_ERR_NO_MEMORY ? ekoc_error(rc, "N-space backend: out of memory for the poles") : rc;
+}
+
+/* ---- the ordered-truncated non-singlet denominators ------------------------------------ */
+
+/* Scratch of ns_denominators at up to `cap` points. */
+typedef struct den_scratch {
+  size_t cap;
+  double *re, *im, *scratch;
+  ekoc_complex *tower, *den; /* den: [point][mode] */
+} den_scratch;
+
+static int den_scratch_alloc(den_scratch *w, size_t cap, int len) {
+  w->cap = cap;
+  w->re = malloc(cap * sizeof *w->re);
+  w->im = malloc(cap * sizeof *w->im);
+  w->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *w->scratch);
+  w->tower = malloc(cap * (size_t)len * sizeof *w->tower);
+  w->den = malloc(3 * cap * sizeof *w->den);
+  return w->re && w->im && w->scratch && w->tower && w->den;
+}
+
+static void den_scratch_free(den_scratch *w) {
+  free(w->re), free(w->im), free(w->scratch), free(w->tower), free(w->den);
+}
+
+/* sum_i U_i a0^i of the three non-singlet modes (ns+, ns-, nsV) of family
+ * cfg at the count points (w->re, w->im) into w->den, from the anomalous
+ * dimensions as the kernel takes them (the exponentiated scale variation's
+ * shift included: ad/nspace.h, ekoc_nspace_evolution_ns_with). */
+static int ns_denominators(const ekoc_nspace_cfg *cfg, size_t count, den_scratch *w) {
+  int len = ekoc_nspace_tower_len(cfg), m;
+  int rc = ekoc_nspace_towers(cfg, count, w->re, w->im, w->scratch, w->tower);
+  size_t i;
+  for (i = 0; rc == EKOC_OK && i < count; ++i) {
+    ekoc_complex gamma[3][EKOC_MAX_ORDER], u[EKOC_MAX_ORDER];
+    ekoc_nspace_ns_gamma(cfg, w->tower + i * (size_t)len, gamma);
+    for (m = 0; m < 3; ++m) {
+      if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_sv_exponentiated_ns(cfg->order, cfg->sv_log, cfg->beta, gamma[m]);
+      ekoc_kernel_ns_u(cfg->order, cfg->beta, gamma[m], u);
+      w->den[3 * i + (size_t)m] = ekoc_kernel_ns_u_sum(cfg->order, u, cfg->a0);
+    }
+  }
+  return rc;
+}
+
+/* The real zeros in (1e-3, n_max]: sign changes on a grid of ln N, then
+ * bisection (the denominators are real and finite for real N > 0: the
+ * anomalous dimensions' poles are at N = 0, -1, ..). */
+static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, den_scratch *w,
+                               ekoc_pole_set *s) {
+  double u0 = log(1e-3), u1 = log(n_max), *n, *d;
+  size_t count = (size_t)((u1 - u0) * SCAN_DENSITY) + 2, i;
+  int rc, m, it;
+  if (count > w->cap) count = w->cap;
+  for (i = 0; i < count; ++i) w->re[i] = exp(u0 + (u1 - u0) * (double)i / (double)(count - 1)), w->im[i] = 0.0;
+  rc = ns_denominators(cfg, count, w);
+  n = malloc(count * sizeof *n);
+  d = malloc(3 * count * sizeof *d);
+  if (!n || !d) rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+  for (i = 0; rc == EKOC_OK && i < count; ++i) {
+    n[i] = w->re[i];
+    for (m = 0; m < 3; ++m) d[3 * i + (size_t)m] = w->den[3 * i + (size_t)m].re;
+  }
+  for (m = 0; rc == EKOC_OK && m < 3; ++m)
+    for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
+      double a = n[i], b = n[i + 1], fa = d[3 * i + (size_t)m];
+      if (!(fa * d[3 * (i + 1) + (size_t)m] <= 0.0)) continue;
+      for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
+        double mid = 0.5 * (a + b);
+        w->re[0] = mid, w->im[0] = 0.0;
+        rc = ns_denominators(cfg, 1, w);
+        if (w->den[m].re * fa <= 0.0)
+          b = mid;
+        else
+          a = mid, fa = w->den[m].re;
+      }
+      if (rc == EKOC_OK) rc = push_pole_of(s, 0.5 * (a + b), 0.0, cfg->nf, job, 0);
+    }
+  free(n), free(d);
+  return rc;
+}
+
+/* The complex zeros (upper half plane) near the paths' crossings: Newton
+ * from a grid of starts in -1.5 <= Re N <= 2.7, 0.1 <= Im N <= 2.2, each
+ * mode on its own; the conjugates are implied. Left of that every path
+ * encloses them (eko's narrowest, x = 1e-9, crosses Im N = 0.5 at Re N > -0.3). */
+static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, den_scratch *w, ekoc_pole_set *s) {
+  enum { NRE = 15, NIM = 7, NS = NRE * NIM };
+  ekoc_complex z[NS];
+  unsigned char live[NS];
+  const double h = 1e-6;
+  int m, it, i, q, rc = EKOC_OK;
+  if (w->cap < 3 * NS) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: pole scratch too small");
+  for (m = 0; rc == EKOC_OK && m < 3; ++m) {
+    for (i = 0; i < NS; ++i) z[i] = c_make(-1.5 + 0.3 * (i % NRE), 0.1 + 0.35 * (i / NRE)), live[i] = 1;
+    for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) { /* the starts still moving, side by side */
+      int n = 0, act[NS];
+      for (i = 0; i < NS; ++i)
+        if (live[i]) {
+          w->re[3 * n] = z[i].re, w->im[3 * n] = z[i].im;
+          w->re[3 * n + 1] = z[i].re + h, w->im[3 * n + 1] = z[i].im;
+          w->re[3 * n + 2] = z[i].re - h, w->im[3 * n + 2] = z[i].im;
+          act[n++] = i;
+        }
+      if (n == 0) break;
+      rc = ns_denominators(cfg, 3 * (size_t)n, w);
+      for (q = 0; rc == EKOC_OK && q < n; ++q) {
+        ekoc_complex f = w->den[9 * q + m], step;
+        ekoc_complex dz = c_scale(c_sub(w->den[9 * q + 3 + m], w->den[9 * q + 6 + m]), 0.5 / h);
+        i = act[q];
+        if (!(c_abs(dz) > 0.0) || !isfinite(f.re) || !isfinite(f.im)) {
+          live[i] = 0;
+          continue;
+        }
+        step = c_div(f, dz);
+        if (c_abs(step) > 0.25) step = c_scale(step, 0.25 / c_abs(step));
+        z[i] = c_sub(z[i], step);
+        if (z[i].im < 1e-3) z[i].im = 1e-3; /* the real zeros come from the scan */
+        if (c_abs(step) < 1e-14 * (1.0 + c_abs(z[i])) || c_abs(z[i]) > 20.0) live[i] = 0;
+      }
+    }
+    for (i = 0; rc == EKOC_OK && i < NS; ++i) w->re[i] = z[i].re, w->im[i] = z[i].im;
+    if (rc == EKOC_OK) rc = ns_denominators(cfg, NS, w);
+    for (i = 0; rc == EKOC_OK && i < NS; ++i)
+      if (c_abs(w->den[3 * i + m]) < 1e-10 && z[i].im > 2e-3) rc = push_pole_of(s, z[i].re, z[i].im, cfg->nf, job, 0);
+  }
+  return rc;
+}
+
+/* The zeros of the ordered-truncated denominators of segment job's
+ * non-singlet family cfg (above LO). */
+static int ns_denominator_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, ekoc_pole_set *s) {
+  den_scratch w;
+  int rc;
+  memset(&w, 0, sizeof w);
+  if (!den_scratch_alloc(&w, 4096, ekoc_nspace_tower_len(cfg))) {
+    den_scratch_free(&w);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
+  }
+  rc = ns_denominator_real(cfg, job, n_max, &w, s);
+  if (rc == EKOC_OK) rc = ns_denominator_complex(cfg, job, &w, s);
+  den_scratch_free(&w);
+  return rc;
 }
 
 int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
@@ -310,6 +455,10 @@ int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
     }
     for (f = 0; rc == EKOC_OK && f < 2; ++f) {
       const ekoc_nspace_cfg *cfg = &job->family[f];
+      if (cfg->family == EKOC_FAMILY_NS && cfg->method == EKOC_METHOD_ORDERED_TRUNCATED && cfg->order > 1) {
+        rc = ns_denominator_poles(cfg, (int32_t)j, n_max, out); /* its own a0: every segment's */
+        continue;
+      }
       if (ekoc_path_pole_orders(cfg) < 2) continue;
       for (i = 0; i < n_seen; ++i) /* the poles depend on gamma^(0) (nf, axes) and K only */
         if (seen[i]->nf == cfg->nf && seen[i]->polarized == cfg->polarized &&

@@ -38,25 +38,81 @@ void ekoc_poles_free(ekoc_pole_set *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* The smallest distance of the crossing 1 + r from a real pole, in units of r. */
+/* The smallest distance of the crossing 1 + r from a real pole (the singlet
+ * kernels' and the matchings'), in units of r. */
 static double crossing_clearance(const ekoc_pole_set *s, double r) {
   double best = INFINITY;
   size_t i;
   for (i = 0; i < s->n; ++i)
-    if (s->pole[i].im == 0.0) best = fmin(best, fabs(1.0 + r - s->pole[i].re) / r);
+    if (s->pole[i].im == 0.0 && s->pole[i].eko_offset != 0) best = fmin(best, fabs(1.0 + r - s->pole[i].re) / r);
   return best;
 }
 
+/* The distance of pole q (and its conjugate) from the offset-0 path of
+ * radius r and height h, in units of r: the crossing for a real pole, else
+ * the nearest of 128 points along the path, refined between its neighbours. */
+static double path_clearance(const ekoc_pole *q, double r, double h) {
+  enum { SAMPLES = 128 };
+  double best = INFINITY, at = 0.0, step = EKOC_PI / SAMPLES, lo, hi;
+  int i;
+  if (q->im == 0.0) return fabs(r - q->re) / r;
+  for (i = 1; i < SAMPLES; ++i) {
+    double th = step * i, d = hypot(r * ekoc_talbot_theta_cot_(th) - q->re, h * r * th - q->im);
+    if (d < best) best = d, at = th;
+  }
+  lo = fmax(at - step, 1e-9), hi = fmin(at + step, EKOC_PI - 1e-9);
+  for (i = 0; i < 40; ++i) { /* golden-section search around the nearest sample */
+    double a = hi - 0.618 * (hi - lo), b = lo + 0.618 * (hi - lo);
+    double da = hypot(r * ekoc_talbot_theta_cot_(a) - q->re, h * r * a - q->im);
+    double db = hypot(r * ekoc_talbot_theta_cot_(b) - q->re, h * r * b - q->im);
+    if (da < db)
+      hi = b, best = fmin(best, da);
+    else
+      lo = a, best = fmin(best, db);
+  }
+  return best / r;
+}
+
+/* The smallest path_clearance of the non-singlet denominators' poles. */
+static double ns_clearance(const ekoc_pole_set *s, double r, double h) {
+  double best = INFINITY;
+  size_t i;
+  for (i = 0; i < s->n; ++i)
+    if (s->pole[i].eko_offset == 0) best = fmin(best, path_clearance(&s->pole[i], r, h));
+  return best;
+}
+
+/* The offset-0 path of band b off the non-singlet denominators' poles (the
+ * singlet kernels' do not reach its blocks): from the band's own radius,
+ * lowered by up to 20 % or raised by up to 10 % in steps of 2 and 1 %, to the
+ * radius with the most clearance (taller where lowered, as ekoc_band_height_for). */
+static void place_ns_path(const ekoc_pole_set *s, ekoc_band *bd) {
+  double r0 = bd->radius_ns, best_r = r0, best_h = bd->height_ns, best = ns_clearance(s, r0, best_h);
+  int step;
+  for (step = 1; best < EKOC_PATH_POLE_GUARD && step <= 10; ++step) {
+    double down = r0 * (1.0 - 0.02 * step), up = r0 * (1.0 + 0.01 * step), c;
+    if ((c = ns_clearance(s, down, ekoc_band_height_for(down))) > best)
+      best = c, best_r = down, best_h = ekoc_band_height_for(down);
+    if (best < EKOC_PATH_POLE_GUARD && (c = ns_clearance(s, up, bd->height_ns)) > best)
+      best = c, best_r = up, best_h = bd->height_ns;
+  }
+  bd->radius_ns = best_r;
+  bd->height_ns = best_h;
+}
+
 void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp) {
-  int b, step;
+  int b, step, ns_poles = 0;
   size_t i;
   if (s->n == 0) return;
+  for (i = 0; i < s->n; ++i) ns_poles |= s->pole[i].eko_offset == 0;
   for (b = 0; b < bp->n_bands; ++b) {
     double r0 = bp->band[b].radius, best_r, best;
     /* left of the first real pole whose residue the band's entries would magnify too much */
     for (i = 0; i < s->n; ++i) {
       double p = s->pole[i].re;
-      if (s->pole[i].im != 0.0 || (p - 1.0) * bp->band[b].tau_hi <= log(EKOC_POLES_MAX_GROWTH)) continue;
+      if (s->pole[i].im != 0.0 || s->pole[i].eko_offset == 0 ||
+          (p - 1.0) * bp->band[b].tau_hi <= log(EKOC_POLES_MAX_GROWTH))
+        continue;
       if (p < 1.0 + r0 * (1.0 + EKOC_PATH_POLE_GUARD)) {
         /* 0.6 of the way from 1 to p, but no closer to 1 than where the band's slowest entries
          * (tau_lo) still decay by e along the path, as long as that stays left of the guard */
@@ -73,11 +129,16 @@ void ekoc_poles_place_bands(const ekoc_pole_set *s, ekoc_band_plan *bp) {
     }
     if (best_r < bp->band[b].radius) bp->band[b].height = ekoc_band_height_for(best_r); /* lowered: taller */
     bp->band[b].radius = best_r;
+    if (ns_poles) /* its own path off those poles, from the band's radius */
+      place_ns_path(s, &bp->band[b]);
+    else /* one path for both offsets, as moved for the singlet kernels' poles */
+      bp->band[b].radius_ns = best_r, bp->band[b].height_ns = bp->band[b].height;
   }
 }
 
-/* Whether target t's path has pole q: the backward-exact matching it
- * belongs to, or a segment of its nf whose singlet kernel has such poles. */
+/* Whether target t's path has pole q: the job it belongs to (a
+ * backward-exact matching, an ordered-truncated segment), or a segment of
+ * its nf whose singlet kernel has such poles. */
 static int target_has(const ekoc_nspace_state *g, size_t t, const ekoc_pole *q) {
   const ekoc_plan *p = g->p;
   int32_t nf = q->nf;
@@ -167,13 +228,20 @@ static int laurent(ekoc_pole_set *s, size_t iq, const ekoc_nspace_state *g, cons
   return EKOC_OK;
 }
 
-/* Whether eko's path for row k encloses pole q: eko[1] on offset 1 (the
- * singlet-like blocks), eko[0] on offset 0 (the non-singlet-like ones, which
- * only a matching's inverse reaches: for the U_k poles eko[0] = eko[1]). */
+/* Whether eko's path for row k encloses pole q: eko[1] for the
+ * singlet-like blocks, eko[0] for the non-singlet-like ones. eko inverts
+ * the part that has the pole on its own path: offset 1 for the singlet
+ * kernels' U_k poles, offset 0 for a non-singlet denominator's zeros,
+ * whichever block of the composed operator they reach; a matching's inverse
+ * on the block's own (eko_offset -1). */
 static void eko_encloses(const ekoc_nspace_state *g, const ekoc_pole *q, size_t k, int eko[2]) {
   double r_eko = ekoc_talbot_radius(g->ip->logx[k]);
+  if (q->eko_offset >= 0) {
+    eko[0] = eko[1] = ekoc_pole_inside(q->re, q->im, (double)q->eko_offset, r_eko, 1.0);
+    return;
+  }
   eko[1] = ekoc_pole_inside(q->re, q->im, 1.0, r_eko, 1.0);
-  eko[0] = q->job >= 0 ? ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0) : eko[1];
+  eko[0] = ekoc_pole_inside(q->re, q->im, 0.0, r_eko, 1.0);
 }
 
 /* Whether band bd's path on either offset encloses q otherwise than eko's
@@ -181,7 +249,7 @@ static void eko_encloses(const ekoc_nspace_state *g, const ekoc_pole *q, size_t 
 static int band_disagrees(const ekoc_pole *q, const ekoc_band *bd, const int eko[2]) {
   int o;
   for (o = 0; o < 2; ++o) {
-    int in = ekoc_pole_inside(q->re, q->im, (double)o, bd->radius, ekoc_band_height(bd));
+    int in = ekoc_pole_inside(q->re, q->im, (double)o, ekoc_band_radius_at(bd, o), ekoc_band_height_at(bd, o));
     if (in != eko[0] || in != eko[1]) return 1;
   }
   return 0;
@@ -317,7 +385,10 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
       /* the path the block's band entries were inverted on (evol/nspace_engine.c) */
       double offset = g->role[t][ra][rb] == ROLE_S || ekoc_nspace_one_path(bd) ? 1.0 : 0.0, sign;
       size_t lo = (size_t)bd->j_lo[k], hi = (size_t)bd->j_hi[k];
-      if (hi <= lo || ekoc_pole_inside(q->re, q->im, offset, bd->radius, ekoc_band_height(bd)) == eko_block) continue;
+      if (hi <= lo ||
+          ekoc_pole_inside(q->re, q->im, offset, ekoc_band_radius_at(bd, offset), ekoc_band_height_at(bd, offset)) ==
+              eko_block)
+        continue;
       sign = eko_block ? pair : -pair; /* enclosed by the band path only: its residue comes off */
       for (j = lo; j < hi; ++j) {
         double sum = 0.0, half = 0.0, size = 0.0;

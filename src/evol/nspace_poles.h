@@ -1,5 +1,6 @@
 /* nspace_poles.h (private): the truncated and perturbative singlet
- * solutions on the N-space backend (docs/physics.md §3.3).
+ * solutions, ordered-truncated and backward-exact matchings on the N-space
+ * backend (docs/physics.md §3.3).
  *
  * Those kernels (built from the U_k matrices, ad/kernel_singlet.h) have
  * spurious poles where |r_+ - r_-| = k (quad/path_radius.h): on the real
@@ -24,6 +25,14 @@
  * A backward-exact matching's exact inverse has real poles too (where the
  * forward matrix's determinant vanishes, N ~ 12 .. 23 at NNPDF's couplings):
  * the same residues, with eko's offset 0 for the non-singlet-like blocks.
+ *
+ * The ordered-truncated non-singlet solution E_0 (sum_i U_i a1^i) /
+ * (sum_i U_i a0^i) has poles where its denominator vanishes: above LO real
+ * ones between N = 0 and 1 (0.13 and 0.27 for ns+, 0.39 for nsV at nf 4,
+ * a0 = 0.025) and complex ones left of them. eko inverts the non-singlet
+ * segment on its offset-0 path, which leaves such a pole out at the
+ * smallest x (radius 6.4/(1 - ln x) = 0.37 at x = 1e-7): the same residues,
+ * with eko's offset-0 path for every block the segment reaches.
  * Where the poles lie: nspace_pole_find.c; the rest: nspace_poles.c. */
 #ifndef EKOC_EVOL_NSPACE_POLES_H
 #define EKOC_EVOL_NSPACE_POLES_H
@@ -47,7 +56,11 @@ typedef struct ekoc_pole {
   double re, im; /* im >= 0 */
   double rho;    /* radius of the circle its residue is taken on */
   int32_t nf;    /* the segments whose singlet kernels have it */
-  int32_t job;   /* -1, or the backward-exact matching whose inverse has it */
+  int32_t job;   /* -1, or the backward-exact matching whose inverse has it / the ordered-truncated
+                    segment whose non-singlet denominator vanishes there */
+  int32_t eko_offset; /* the offset of eko's path that encloses it or not: 1 (the singlet kernels), 0
+                         (a non-singlet denominator), -1 (the block's: offset 0 for the non-singlet-like
+                         blocks of a matching's inverse, 1 for the others) */
 } ekoc_pole;
 
 /* The blocks with pole q and their Laurent coefficients. */
@@ -73,7 +86,9 @@ int ekoc_pole_inside(double re, double im, double offset, double radius, double 
 /* The poles of the singlet kernels of every segment of the plan, whichever
  * targets the run computes (none for methods without U_k, or LO): the real ones in (1, n_max], and,
  * when some eko or band path is narrow enough to leave one out, the complex
- * ones near N = 0. Errors: EKOC_ERR_NO_MEMORY, the crate's. */
+ * ones near N = 0; those of the backward-exact matchings' inverses and of
+ * the ordered-truncated non-singlet denominators.
+ * Errors: EKOC_ERR_NO_MEMORY, the crate's. */
 int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out);
 /* The poles of one evolution family cfg (none unless ekoc_path_pole_orders
  * > 1) appended to *out: the real ones in (1, n_max], with_complex the

@@ -150,8 +150,8 @@ int ekoc_band_plan_new(const ekoc_interp *ip, double magnification, double ratio
       ekoc_band *bd = &p->band[b];
       bd->tau_hi = tau_hi / pow(ratio, b);
       bd->tau_lo = b + 1 == nb ? 0.0 : bd->tau_hi / ratio;
-      bd->radius = fmin(magnification / bd->tau_hi, EKOC_BAND_RADIUS_MAX);
-      bd->height = EKOC_BAND_HEIGHT;
+      bd->radius = bd->radius_ns = fmin(magnification / bd->tau_hi, EKOC_BAND_RADIUS_MAX);
+      bd->height = bd->height_ns = EKOC_BAND_HEIGHT;
       bd->block = blocks + (size_t)b * nx;
       bd->row_tau_min = row_tau + (size_t)b * nx;
       bd->j_lo = cols + (size_t)(3 * b) * nx;
@@ -178,7 +178,8 @@ static double path_abs(double theta, double r, double h, double o) {
 #define GRADE 0.95
 
 void ekoc_band_nodes(const ekoc_band *b, double offset, int m, ekoc_complex *n, ekoc_complex *w, double *tail) {
-  double r = b->radius, h = ekoc_band_height(b), end = EKOC_PI * (1.0 - EKOC_BAND_THETA_GAP), step, grade = 0.0;
+  double r = ekoc_band_radius_at(b, offset), h = ekoc_band_height_at(b, offset), end = EKOC_PI * (1.0 - EKOC_BAND_THETA_GAP),
+         step, grade = 0.0;
   int i;
   if (isfinite(b->tau_min) && b->tau_min * (offset + r * ekoc_talbot_theta_cot_(end)) > -TAIL_DECAY) {
     /* a row of the band decays too slowly along Talbot's end (a close pair of grid points): the path goes

@@ -96,6 +96,9 @@ typedef struct ekoc_band {
   double tau_lo, tau_hi; /* the entries with tau_max in (tau_lo, tau_hi] */
   double radius;         /* magnification / tau_hi */
   double height;         /* of the path (ekoc_band_height): EKOC_BAND_HEIGHT unless moved off poles */
+  /* the offset-0 (non-singlet-like) path's radius and height: radius and height, unless the poles of
+   * the ordered-truncated non-singlet denominators move it apart (evol/nspace_poles.h) */
+  double radius_ns, height_ns;
   double tau_min;        /* the smallest tau of any term of the band's entries (its slowest decay) */
   double *row_tau_min;   /* per row k: the smallest tau of a term of the row's entries (INFINITY: none) */
   size_t n_entries;      /* entries (k, j) in the band */
@@ -137,8 +140,11 @@ static inline double ekoc_band_height_for(double r) {
 
 /* The height of band b's path. */
 static inline double ekoc_band_height(const ekoc_band *b) { return b->height; }
+/* The radius and height of band b's path with offset o (0: radius_ns, height_ns). */
+static inline double ekoc_band_radius_at(const ekoc_band *b, double o) { return o == 0.0 ? b->radius_ns : b->radius; }
+static inline double ekoc_band_height_at(const ekoc_band *b, double o) { return o == 0.0 ? b->height_ns : b->height; }
 
-/* The nodes of band b's path (ekoc_band_height) with offset o (0
+/* The nodes of band b's path (ekoc_band_radius_at, ekoc_band_height_at) with offset o (0
  * non-singlet-like, 1 singlet-like): the trapezoidal rule in theta on
  * [0, theta_end] with m
  * intervals (m even; the rule with m/2 intervals is its even nodes), points
