@@ -2,7 +2,9 @@
 C property tests (tests/test_nspace_engine.c: one part at a time, evolution
 and matching of every method) do not reach: QCD x QED segments (the unified
 bases), backward-exact matchings (the poles of the exact inverse,
-docs/physics.md §3.3) and grids with two close points (quad/band_plan.h).
+docs/physics.md §3.3), ordered-truncated segments with the axes (the zeros of
+its non-singlet denominators, §3.3) and grids with two close points
+(quad/band_plan.h).
 
 Each card is one part, so both backends compute the same integrals: every
 entry within K x the summed stated errors of batch (cut CUT, epsrel 1e-8)
@@ -90,6 +92,55 @@ def test_backward_exact_matching(seed):
     op["init"], op["mugrid"] = [mu, 4 + heavy], [[mu, 3 + heavy]]
     _configure(op, rng, _grid(rng))
     _assert_agrees(th, op, f"seed {seed} order {order} heavy {4 + heavy} ratio {ratio:.3f}")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_ordered_truncated_segment(seed):
+    """ordered-truncated, one segment in nf 3, 4 or 5 up or down (NLO to
+    N3LO; a_s(mu0) up to 0.05 in nf 3, where the denominators' zeros crowd
+    the paths near N = 0.3), with exponentiated or expanded scale variation,
+    polarized or time-like on some seeds."""
+    rng = np.random.default_rng(4000 + seed)
+    th = cards.card("lo_ffns")[0]
+    op = cards.card("nnlo_ffns_perturbative")[1]
+    nf = int(rng.integers(3, 6))
+    order = int(rng.integers(2, 5 if nf < 6 else 4))
+    axis = ["none", "exponentiated", "expanded", "polarized", "time_like"][seed % 5]
+    if axis in ("polarized", "time_like"):
+        order = min(order, 3)
+    th["order"], th["matching_order"] = [order, 0], [order - 1 if axis != "time_like" else 0, 0]
+    th["couplings"]["alphas"], th["couplings"]["ref"] = 0.118, [91.2, 5]
+    th["heavy"]["masses"] = [[1.51, math.nan], [4.92, math.nan], [172.5, math.nan]]
+    th["heavy"]["matching_ratios"] = [1.0, 1.0, 1.0]
+    lo, hi = {3: (0.9, 1.5), 4: (1.52, 4.9), 5: (4.93, 170.0)}[nf]
+    mu0, mu = (float(v) for v in rng.uniform(lo, hi, 2))
+    op["configs"]["evolution_method"] = "ordered-truncated"
+    if axis in ("exponentiated", "expanded"):
+        th["xif"] = float(rng.choice([0.5, 2.0]))
+        op["configs"]["scvar_method"] = axis
+    op["configs"]["polarized"] = axis == "polarized"
+    op["configs"]["time_like"] = axis == "time_like"
+    op["init"], op["mugrid"] = [mu0, nf], [[mu, nf]]
+    x = list(np.geomspace(10.0 ** rng.uniform(-9, -4), 1.0, int(rng.integers(15, 41))))
+    _configure(op, rng, x)
+    _assert_agrees(th, op, f"seed {seed} order {order} nf {nf} {axis} {mu0:.3g} -> {mu:.3g}", flagged_share=0.01)
+
+
+def test_ordered_truncated_zero_eko_leaves_out():
+    """NNLO, nf 4, 1.65 -> 100 GeV, x from 1e-7: the valence denominator
+    vanishes at N = 0.393, right of eko's row path at x = 1e-7 (radius 0.374)
+    and left of the band path; without its residue the (V, V) entry at
+    (x_0, x_1) was 0.495 where eko's prescription gives 737.6."""
+    th = cards.card("lo_ffns")[0]
+    th["order"], th["matching_order"] = [3, 0], [2, 0]
+    op = cards.card("nnlo_ffns_perturbative")[1]
+    op["configs"]["evolution_method"] = "ordered-truncated"
+    op["init"], op["mugrid"] = [1.65, 4], [[100.0, 4]]
+    op["xgrid"] = [float(x) for x in np.geomspace(1e-7, 1.0, 30)]
+    op["configs"]["interpolation_polynomial_degree"] = 4
+    _assert_agrees(th, op, "ordered-truncated, V zero at N = 0.393")
+    v = ekoc.solve(th, op, progress=False)[(100.0**2, 4)].evolution_basis()[0]
+    assert abs(v[3, 0, 3, 1] - 737.616) < 1e-3, v[3, 0, 3, 1]
 
 
 @pytest.mark.parametrize("seed", range(4))

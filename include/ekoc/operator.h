@@ -21,14 +21,12 @@ enum {
    * paths, its operator inverted once, every entry on the path of its band
    * (docs/physics.md §3.2): one interpolation of the initial PDF instead of
    * one per part, no x-space products, no Mellin cut. CPU; QCD and QCD x QED;
-   * the truncated and perturbative methods with eko's per-row treatment of
-   * their spurious poles (docs/physics.md §3.3; not yet ordered-truncated
-   * above LO) */
+   * the truncated, ordered-truncated and perturbative methods and the
+   * backward-exact matchings with eko's per-row treatment of their poles
+   * (docs/physics.md §3.3) */
   EKOC_BACKEND_NSPACE = 3,
   /* the default: the N-space engine, or the batch engine for what the
-   * N-space engine does not compute yet (ordered-truncated above LO, a
-   * backward-exact matching on a target's path, grid points closer than
-   * 1e-3 in ln x).
+   * N-space engine does not compute (grid points closer than 1e-3 in ln x).
    * ekoc_operator_backend names the engine that ran. */
   EKOC_BACKEND_AUTO = 4
 };

@@ -363,49 +363,65 @@ static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n
   return rc;
 }
 
-/* The complex zeros (upper half plane) near the paths' crossings: Newton
- * from a grid of starts in -1.5 <= Re N <= 2.7, 0.1 <= Im N <= 2.2, each
- * mode on its own; the conjugates are implied. Left of that every path
- * encloses them (eko's narrowest, x = 1e-9, crosses Im N = 0.5 at Re N > -0.3). */
+/* The complex zeros (upper half plane) near the paths' crossings: Newton on
+ * the product of the three modes' denominators (the step 1 / sum_m d_m'/d_m)
+ * from a grid of starts in -1.5 <= Re N <= 2.7, 0.1 <= Im N <= 2.2; a start
+ * that leaves -2 < Re N < 4, Im N < 3 or meets another is dropped. The
+ * conjugates are implied. Left of that every path encloses them (eko's
+ * narrowest, x = 1e-9, crosses Im N = 0.5 at Re N > -0.3). */
 static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, den_scratch *w, ekoc_pole_set *s) {
   enum { NRE = 15, NIM = 7, NS = NRE * NIM };
   ekoc_complex z[NS];
   unsigned char live[NS];
   const double h = 1e-6;
-  int m, it, i, q, rc = EKOC_OK;
+  int it, i, q, m, rc = EKOC_OK;
   if (w->cap < 3 * NS) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: pole scratch too small");
-  for (m = 0; rc == EKOC_OK && m < 3; ++m) {
-    for (i = 0; i < NS; ++i) z[i] = c_make(-1.5 + 0.3 * (i % NRE), 0.1 + 0.35 * (i / NRE)), live[i] = 1;
-    for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) { /* the starts still moving, side by side */
-      int n = 0, act[NS];
-      for (i = 0; i < NS; ++i)
-        if (live[i]) {
-          w->re[3 * n] = z[i].re, w->im[3 * n] = z[i].im;
-          w->re[3 * n + 1] = z[i].re + h, w->im[3 * n + 1] = z[i].im;
-          w->re[3 * n + 2] = z[i].re - h, w->im[3 * n + 2] = z[i].im;
-          act[n++] = i;
-        }
-      if (n == 0) break;
-      rc = ns_denominators(cfg, 3 * (size_t)n, w);
-      for (q = 0; rc == EKOC_OK && q < n; ++q) {
-        ekoc_complex f = w->den[9 * q + m], step;
-        ekoc_complex dz = c_scale(c_sub(w->den[9 * q + 3 + m], w->den[9 * q + 6 + m]), 0.5 / h);
-        i = act[q];
-        if (!(c_abs(dz) > 0.0) || !isfinite(f.re) || !isfinite(f.im)) {
-          live[i] = 0;
-          continue;
-        }
-        step = c_div(f, dz);
-        if (c_abs(step) > 0.25) step = c_scale(step, 0.25 / c_abs(step));
-        z[i] = c_sub(z[i], step);
-        if (z[i].im < 1e-3) z[i].im = 1e-3; /* the real zeros come from the scan */
-        if (c_abs(step) < 1e-14 * (1.0 + c_abs(z[i])) || c_abs(z[i]) > 20.0) live[i] = 0;
+  for (i = 0; i < NS; ++i) z[i] = c_make(-1.5 + 0.3 * (i % NRE), 0.1 + 0.35 * (i / NRE)), live[i] = 1;
+  for (it = 0; rc == EKOC_OK && it < NEWTON_STEPS; ++it) { /* the starts still moving, side by side */
+    int n = 0, act[NS];
+    for (i = 0; i < NS; ++i)
+      if (live[i]) {
+        w->re[3 * n] = z[i].re, w->im[3 * n] = z[i].im;
+        w->re[3 * n + 1] = z[i].re + h, w->im[3 * n + 1] = z[i].im;
+        w->re[3 * n + 2] = z[i].re - h, w->im[3 * n + 2] = z[i].im;
+        act[n++] = i;
       }
+    if (n == 0) break;
+    rc = ns_denominators(cfg, 3 * (size_t)n, w);
+    for (q = 0; rc == EKOC_OK && q < n; ++q) {
+      ekoc_complex logd = c_real(0.0), step;
+      int ok = 1, k;
+      i = act[q];
+      for (m = 0; m < 3; ++m) {
+        ekoc_complex f = w->den[9 * q + m];
+        ekoc_complex dz = c_scale(c_sub(w->den[9 * q + 3 + m], w->den[9 * q + 6 + m]), 0.5 / h);
+        if (!isfinite(f.re) || !isfinite(f.im) || !isfinite(dz.re) || !isfinite(dz.im)) ok = 0;
+        if (c_abs(f) == 0.0) break; /* on a zero */
+        logd = c_add(logd, c_div(dz, f));
+      }
+      if (m < 3) {
+        live[i] = 0;
+        continue;
+      }
+      if (!ok || !(c_abs(logd) > 0.0)) {
+        live[i] = 0;
+        continue;
+      }
+      step = c_div(c_real(1.0), logd);
+      if (c_abs(step) > 0.25) step = c_scale(step, 0.25 / c_abs(step));
+      z[i] = c_sub(z[i], step);
+      if (z[i].im < 1e-3) z[i].im = 1e-3; /* the real zeros come from the scan */
+      if (c_abs(step) < 1e-14 * (1.0 + c_abs(z[i])) || z[i].re < -2.0 || z[i].re > 4.0 || z[i].im > 3.0) live[i] = 0;
+      for (k = 0; live[i] && k < i; ++k) /* on the way to where another start goes */
+        if (live[k] && hypot(z[k].re - z[i].re, z[k].im - z[i].im) < 1e-3) live[i] = 0;
     }
-    for (i = 0; rc == EKOC_OK && i < NS; ++i) w->re[i] = z[i].re, w->im[i] = z[i].im;
-    if (rc == EKOC_OK) rc = ns_denominators(cfg, NS, w);
-    for (i = 0; rc == EKOC_OK && i < NS; ++i)
-      if (c_abs(w->den[3 * i + m]) < 1e-10 && z[i].im > 2e-3) rc = push_pole_of(s, z[i].re, z[i].im, cfg->nf, job, 0);
+  }
+  for (i = 0; rc == EKOC_OK && i < NS; ++i) w->re[i] = z[i].re, w->im[i] = z[i].im;
+  if (rc == EKOC_OK) rc = ns_denominators(cfg, NS, w);
+  for (i = 0; rc == EKOC_OK && i < NS; ++i) {
+    double least = INFINITY;
+    for (m = 0; m < 3; ++m) least = fmin(least, c_abs(w->den[3 * i + m]));
+    if (least < 1e-10 && z[i].im > 2e-3) rc = push_pole_of(s, z[i].re, z[i].im, cfg->nf, job, 0);
   }
   return rc;
 }
