@@ -69,33 +69,49 @@ fn momentum_sum_rule() {
 }
 
 /// Quark-number conservation: gamma_ns^- and gamma_ns^V vanish at N = 1. The
-/// formulas hold 1/(N-1) S_w(N-1) terms (0/0 at N = 1), so the limit is probed
-/// at N = 1 +- h: the mean of the two values is gamma(1) + O(h^2).
+/// formulas hold 1/(N-1) S_w(N-1) terms (0/0 at N = 1); near N = 1 the
+/// functions take the mean over a circle (`regular_at_one`), checked here
+/// against the plain formulas at N = 1 +- h extrapolated to h = 0 (Neville in
+/// h^2 at h = 0.004, 0.002, 0.001), and for continuity at the switch-over.
 #[test]
 fn number_conservation() {
-    for nf in 3..=5u32 {
-        for h in [1e-3, 1e-4] {
-            let (p, m) = (C64::real(1.0 + h), C64::real(1.0 - h));
-            let minus = (gamma_nsm(p, nf) + gamma_nsm(m, nf)) * 0.5;
-            let val = (gamma_nsv(p, nf) + gamma_nsv(m, nf)) * 0.5;
-            let slope = (gamma_nsm(p, nf) - gamma_nsm(m, nf)).abs() / (2.0 * h);
-            eprintln!("nf={nf} h={h:.0e}: gamma_-(1) ~ {:.2e}, gamma_V(1) ~ {:.2e} (slope {slope:.0})", minus.re, val.re);
-            assert!(minus.abs() < 1e4 * h * h && val.abs() < 1e4 * h * h, "nf={nf} h={h}: {minus:?} {val:?}");
+    let plain = |eta: f64, n: C64, nf: u32, v: bool| {
+        let h = Hs::new(n, eta);
+        let mut r = combine(formulas::gamma_nsm(&h), nf);
+        if v {
+            r += combine(formulas::gamma_nss(&h), nf);
         }
-        // the even part at h = 0.004, 0.002, 0.001 extrapolated to h = 0 in h^2
-        // (Neville, removes h^2 and h^4; rounding near the 0/0 grows like 1/h)
-        let mean = |f: fn(C64, u32) -> C64, h: f64| (f(C64::real(1.0 + h), nf) + f(C64::real(1.0 - h), nf)).re * 0.5;
-        for (name, f) in [("-", gamma_nsm as fn(C64, u32) -> C64), ("V", gamma_nsv)] {
+        r
+    };
+    for nf in 3..=5u32 {
+        let one = C64::real(1.0);
+        let (m, v) = (gamma_nsm(one, nf), gamma_nsv(one, nf));
+        eprintln!("nf={nf}: gamma_-(1) = {:.1e}, gamma_V(1) = {:.1e}, gamma_+(1) = {:.6}", m.abs(), v.abs(), gamma_nsp(one, nf).re);
+        assert!(m.abs() < 1e-12 && v.abs() < 1e-11, "nf={nf}: {m:?} {v:?}");
+        for with_s in [false, true] {
             let hs = [0.004, 0.002, 0.001];
-            let mut p: Vec<f64> = hs.iter().map(|&h| mean(f, h)).collect();
+            let mut p: Vec<f64> = hs
+                .iter()
+                .map(|&h| (plain(-1.0, C64::real(1.0 + h), nf, with_s) + plain(-1.0, C64::real(1.0 - h), nf, with_s)).re * 0.5)
+                .collect();
             for lvl in 1..hs.len() {
                 for i in 0..hs.len() - lvl {
                     let (a, b) = (hs[i] * hs[i], hs[i + lvl] * hs[i + lvl]);
                     p[i] = (p[i + 1] * a - p[i] * b) / (a - b);
                 }
             }
-            eprintln!("nf={nf}: gamma_{name}(1) extrapolated = {:.1e}", p[0]);
-            assert!(p[0].abs() < 1e-9, "nf={nf} {name}: {:e}", p[0]);
+            assert!(p[0].abs() < 1e-9, "nf={nf} V={with_s}: {:e}", p[0]);
+        }
+        // the mean against the plain formulas just inside |N - 1| = 0.02, where
+        // the 0/0 costs ~1e-13 at most
+        for z in [C64::new(1.0199, 0.0), C64::new(1.0, 0.0199), C64::new(0.9801, 0.0), C64::new(1.01, -0.01)] {
+            let (mean, direct) = (gamma_nsm(z, nf), plain(-1.0, z, nf, false));
+            assert!((mean - direct).abs() < 1e-11 * (1.0 + direct.abs()), "{z:?}: {mean:?} {direct:?}");
+            let (mean, direct) = (gamma_nsv(z, nf), plain(-1.0, z, nf, true));
+            assert!((mean - direct).abs() < 1e-11 * (1.0 + direct.abs()), "{z:?}: {mean:?} {direct:?}");
+            let direct = combine(formulas::gamma_nsp(&Hs::new(z, 1.0)), nf);
+            let mean = gamma_nsp(z, nf);
+            assert!((mean - direct).abs() < 1e-12 * direct.abs(), "{z:?}: {mean:?} {direct:?}");
         }
     }
 }
