@@ -48,7 +48,7 @@ mp.mp.dps = 50
 OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "as3", "exact")
 
 COLOUR = {"ca": Fraction(3), "cf": Fraction(4, 3), "dabc2n": Fraction(40, 9)}
-M_OUT = 26  # orders 1/N^m, m <= M_OUT, kept in the expansion table
+M_OUT = 20  # orders 1/N^m, m <= M_OUT, kept in the expansion table
 SHIFTS = (-1, 0, 1, 2)
 
 # Rust name -> (file key, FORM name, keep dabc part?) ; the dabc^2 part of
@@ -225,12 +225,12 @@ def main(ns_path, s_path):
     t.append("/// Index of each sum's tail S_w (w = the indices after the first), or NW for S_{} = 1.")
     t.append("pub(super) const REST: [usize; NW] = [" + ", ".join(str(windex[w[1:]]) if len(w) > 1 else "NW" for w in wlist) + "];")
     t.append("/// One row of an expansion: sum `w`, (-1)^N part `alt` (0 = A, 1 = B), power `l` of ln N,")
-    t.append("/// coefficients of N^-m, m = 0..=M_OUT.")
+    t.append("/// the non-zero coefficients (m, c_m) of N^-m, m <= M_OUT.")
     t.append("pub(super) struct Row {")
     t.append("    pub w: u8,")
     t.append("    pub alt: u8,")
     t.append("    pub l: u8,")
-    t.append("    pub c: [f64; M_OUT + 1],")
+    t.append("    pub c: &'static [(u8, f64)],")
     t.append("}")
     rows = []
     for w in wlist:
@@ -244,8 +244,8 @@ def main(ns_path, s_path):
                 rows.append((windex[w], eps, l, coeffs))
     t.append(f"pub(super) const ROWS: [Row; {len(rows)}] = [")
     for wi, eps, l, coeffs in rows:
-        cs = ", ".join(rust_f64(c) for c in coeffs)
-        t.append(f"    Row {{ w: {wi}, alt: {eps}, l: {l}, c: [{cs}] }},")
+        cs = ", ".join(f"({m}, {rust_f64(c)})" for m, c in enumerate(coeffs) if float(c) != 0.0)
+        t.append(f"    Row {{ w: {wi}, alt: {eps}, l: {l}, c: &[{cs}] }},")
     t.append("];")
     write("sums_table.rs", "\n".join(t) + "\n")
 

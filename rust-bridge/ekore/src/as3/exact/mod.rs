@@ -15,7 +15,7 @@
 //! continuation of the alternating single sums of `harmonics` [Bl00, GRV90]
 //! extended to nested sums: each sum is evaluated at B = N + K (K even, so
 //! (-1)^B = eta) with |B| large, from its large-N expansion
-//! (`sums_table.rs`: sum_{m,l} (A_{m,l} + eta B_{m,l}) B^-m ln^l B, m <= 26),
+//! (`sums_table.rs`: sum_{m,l} (A_{m,l} + eta B_{m,l}) B^-m ln^l B, m <= 20),
 //! and then brought down to N + 2, ..., N - 1 by
 //! S_{a,w}(n - 1) = S_{a,w}(n) - sign(a)^n n^-|a| S_w(n), with (-1)^n =
 //! eta (-1)^(n-N). At integer N this gives the finite sums exactly (to
@@ -30,10 +30,10 @@ mod tests;
 
 use crate::complex::C64;
 use formulas::MAX_DEN_POWER;
-use sums_table::{FIRST, NW, REST, ROWS};
+use sums_table::{FIRST, M_OUT, NW, REST, ROWS};
 
 /// Re(B) from which the expansion is evaluated directly (the expansion at m <= 26
-/// is good to ~1e-19 relative there, see gen/gen_nnlo_exact.py's check).
+/// is good to ~1e-18 relative there, see gen/gen_nnlo_exact.py's check).
 const ASYMPTOTIC_MIN: f64 = 18.0;
 /// Far from the real axis (|Im N| >= this and |B| >= ASYMPTOTIC_MIN) the expansion
 /// holds without the upward shift; the neglected terms are O(exp(-pi |Im N|)).
@@ -62,18 +62,22 @@ impl Hs {
     pub(super) fn new(n: C64, eta: f64) -> Hs {
         let k_up = shift_up(n);
         let b = n + k_up as f64;
-        // large-B expansion
+        // large-B expansion: sum_rows c_m B^-m ln^l B (eta for the alternating parts)
         let x = b.recip();
         let ln_b = b.ln();
         let mut ln_pow = [C64::ONE; 6];
         for l in 1..ln_pow.len() {
             ln_pow[l] = ln_pow[l - 1] * ln_b;
         }
+        let mut x_pow = [C64::ONE; M_OUT + 1];
+        for m in 1..=M_OUT {
+            x_pow[m] = x_pow[m - 1] * x;
+        }
         let mut cur = [C64::ZERO; NW];
         for row in ROWS.iter() {
-            let mut h = C64::real(row.c[row.c.len() - 1]);
-            for c in row.c[..row.c.len() - 1].iter().rev() {
-                h = h * x + *c;
+            let mut h = C64::ZERO;
+            for &(m, c) in row.c {
+                h += x_pow[m as usize] * c;
             }
             let mut v = h * ln_pow[row.l as usize];
             if row.alt == 1 {

@@ -87,7 +87,7 @@ fn number_conservation() {
         let one = C64::real(1.0);
         let (m, v) = (gamma_nsm(one, nf), gamma_nsv(one, nf));
         eprintln!("nf={nf}: gamma_-(1) = {:.1e}, gamma_V(1) = {:.1e}, gamma_+(1) = {:.6}", m.abs(), v.abs(), gamma_nsp(one, nf).re);
-        assert!(m.abs() < 1e-12 && v.abs() < 1e-11, "nf={nf}: {m:?} {v:?}");
+        assert!(m.abs() < 1e-11 && v.abs() < 1e-11, "nf={nf}: {m:?} {v:?}");
         for with_s in [false, true] {
             let hs = [0.004, 0.002, 0.001];
             let mut p: Vec<f64> = hs
@@ -227,4 +227,5 @@ fn parametrisations_vs_exact() {
         }
     }
 }
+
 
