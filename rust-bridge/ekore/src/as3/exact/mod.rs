@@ -30,6 +30,7 @@ mod tests;
 
 use crate::complex::C64;
 use formulas::MAX_DEN_POWER;
+use std::cell::RefCell;
 use sums_table::{FIRST, M_OUT, NW, REST, ROWS};
 
 /// Re(B) from which the expansion is evaluated directly (the expansion at m <= 26
@@ -152,6 +153,28 @@ fn regular_at_one(n: C64, f: impl Fn(C64) -> C64) -> C64 {
     acc * (1.0 / MEAN_POINTS as f64)
 }
 
+thread_local! {
+    /// The sums of the last N per continuation (index 0: eta = +1, 1: eta = -1),
+    /// so that the sectors evaluated one after another at the same N (ns+, ns-,
+    /// nsV, the singlet: the engines' per-point order) build them once each.
+    static LAST: RefCell<[Option<(u64, u64, Box<Hs>)>; 2]> = const { RefCell::new([None, None]) };
+}
+
+/// `f` applied to the sums at N continued with `eta` (+1 or -1), memoised per thread.
+fn with_hs<R>(n: C64, eta: f64, f: impl FnOnce(&Hs) -> R) -> R {
+    let slot = if eta > 0.0 { 0 } else { 1 };
+    let key = (n.re.to_bits(), n.im.to_bits());
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        let hit = matches!(&last[slot], Some((a, b, _)) if (*a, *b) == key);
+        if !hit {
+            last[slot] = Some((key.0, key.1, Box::new(Hs::new(n, eta))));
+        }
+        let (_, _, hs) = last[slot].as_ref().expect("just filled");
+        f(hs)
+    })
+}
+
 fn combine(r: [C64; 3], nf: u32) -> C64 {
     let f = nf as f64;
     r[0] + (r[1] + r[2] * f) * f
@@ -159,51 +182,49 @@ fn combine(r: [C64; 3], nf: u32) -> C64 {
 
 /// gamma^(2)+_ns(N), [MVV-NS] eq. (3.7), continued from even N.
 pub fn gamma_nsp(n: C64, nf: u32) -> C64 {
-    regular_at_one(n, |m| combine(formulas::gamma_nsp(&Hs::new(m, 1.0)), nf))
+    regular_at_one(n, |m| with_hs(m, 1.0, |h| combine(formulas::gamma_nsp(h), nf)))
 }
 
 /// gamma^(2)-_ns(N), [MVV-NS] eq. (3.8), continued from odd N.
 pub fn gamma_nsm(n: C64, nf: u32) -> C64 {
-    regular_at_one(n, |m| combine(formulas::gamma_nsm(&Hs::new(m, -1.0)), nf))
+    regular_at_one(n, |m| with_hs(m, -1.0, |h| combine(formulas::gamma_nsm(h), nf)))
 }
 
 /// gamma^(2)V_ns(N) = gamma^(2)-_ns + gamma^(2)s_ns, [MVV-NS] eqs. (3.8), (3.9), from odd N.
 pub fn gamma_nsv(n: C64, nf: u32) -> C64 {
-    regular_at_one(n, |m| {
-        let h = Hs::new(m, -1.0);
-        combine(formulas::gamma_nsm(&h), nf) + combine(formulas::gamma_nss(&h), nf)
-    })
+    regular_at_one(n, |m| with_hs(m, -1.0, |h| combine(formulas::gamma_nsm(h), nf) + combine(formulas::gamma_nss(h), nf)))
 }
 
 /// gamma^(2)_ps(N), [MVV-S] eq. (3.10), from even N.
 pub fn gamma_ps(n: C64, nf: u32) -> C64 {
-    combine(formulas::gamma_ps(&Hs::new(n, 1.0)), nf)
+    with_hs(n, 1.0, |h| combine(formulas::gamma_ps(h), nf))
 }
 
 /// gamma^(2)_qg(N), [MVV-S] eq. (3.11), from even N.
 pub fn gamma_qg(n: C64, nf: u32) -> C64 {
-    combine(formulas::gamma_qg(&Hs::new(n, 1.0)), nf)
+    with_hs(n, 1.0, |h| combine(formulas::gamma_qg(h), nf))
 }
 
 /// gamma^(2)_gq(N), [MVV-S] eq. (3.12), from even N.
 pub fn gamma_gq(n: C64, nf: u32) -> C64 {
-    combine(formulas::gamma_gq(&Hs::new(n, 1.0)), nf)
+    with_hs(n, 1.0, |h| combine(formulas::gamma_gq(h), nf))
 }
 
 /// gamma^(2)_gg(N), [MVV-S] eq. (3.13), from even N.
 pub fn gamma_gg(n: C64, nf: u32) -> C64 {
-    combine(formulas::gamma_gg(&Hs::new(n, 1.0)), nf)
+    with_hs(n, 1.0, |h| combine(formulas::gamma_gg(h), nf))
 }
 
 /// The singlet matrix [[gamma_ns^+ + gamma_ps, gamma_qg], [gamma_gq, gamma_gg]],
 /// from one set of sums (N = 1 is a pole of the singlet: no mean there).
 pub fn gamma_singlet(n: C64, nf: u32) -> [[C64; 2]; 2] {
-    let h = Hs::new(n, 1.0);
-    [
+    with_hs(n, 1.0, |h| {
         [
-            combine(formulas::gamma_nsp(&h), nf) + combine(formulas::gamma_ps(&h), nf),
-            combine(formulas::gamma_qg(&h), nf),
-        ],
-        [combine(formulas::gamma_gq(&h), nf), combine(formulas::gamma_gg(&h), nf)],
-    ]
+            [
+                combine(formulas::gamma_nsp(h), nf) + combine(formulas::gamma_ps(h), nf),
+                combine(formulas::gamma_qg(h), nf),
+            ],
+            [combine(formulas::gamma_gq(h), nf), combine(formulas::gamma_gg(h), nf)],
+        ]
+    })
 }
