@@ -280,7 +280,7 @@ def main():
     ap.add_argument("--physics", default="eko", choices=sorted(HOPPET_PHYSICS),
                     help="HOPPET's NNLO: 'eko' = parametrised splitting functions and exact threshold terms "
                          "(eko's and ekoc's choice), 'exact' = both exact; ekoc runs with the same physics= "
-                         "(exact: the exact g3 and the exact NNLO anomalous dimensions, docs/physics.md §16.6)")
+                         "(exact: the exact g3 and the exact NNLO anomalous dimensions, docs/physics.md §12.11)")
     ap.add_argument("--ekoc-ref", default="",
                     help="an ekoc setting (same syntax as --ekoc) as ekoc's own reference: ekoc's accuracy is then "
                          "measured against it, HOPPET's against HOPPET's, and the two references are compared")

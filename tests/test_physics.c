@@ -1,7 +1,7 @@
 /* test_physics.c: theory.physics, the run-time choice between eko's
  * approximations (EKOC_PHYSICS_EKO, the default) and the exact g_3(N) with
  * the exact three-loop anomalous dimensions (EKOC_PHYSICS_EXACT; docs/physics.md
- * §12.9, §16.6).
+ * §12.9, §12.11).
  *
  * Checked: the default is eko's and gives the bits it gave before the field
  * existed (also for a caller built against the 0.2 layout, whose struct_size

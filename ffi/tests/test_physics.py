@@ -30,7 +30,7 @@ def test_exact_g3_restores_the_nlo_conservation_laws():
 
 def test_exact_takes_the_exact_nnlo_anomalous_dimensions():
     """The exact three-loop functions (MVV hep-ph/0403192, hep-ph/0404111;
-    docs/physics.md §16.6): the papers' second moments (gamma_ns+^(2)(2),
+    docs/physics.md §12.11): the papers' second moments (gamma_ns+^(2)(2),
     gamma_gg^(2)(2) at nf = 4), quark number (ns-, nsV at N = 1) and momentum
     conservation kept to rounding, and within 3e-3 of eko's parametrisations
     at complex N."""

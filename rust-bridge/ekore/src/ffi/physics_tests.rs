@@ -53,7 +53,7 @@ fn eko_physics_is_bitwise_the_form_without_it() {
 }
 
 /// NNLO: exact physics takes the exact three-loop functions (`as3::exact`,
-/// docs/physics.md §16.6) in all three sectors, bitwise, within the
+/// docs/physics.md §12.11) in all three sectors, bitwise, within the
 /// parametrisations' accuracy of eko's (< 3e-3 relative here). NLO: ns+ and
 /// ns- move by the g_3 difference, ~1e-6 relative.
 #[test]

@@ -1,6 +1,6 @@
 //! The exact NNLO (O(a_s^3)) unpolarised space-like anomalous dimensions in N
 //! space, which `Physics::Exact` takes instead of the parametrisations
-//! (docs/physics.md §16.6):
+//! (docs/physics.md §12.11):
 //!   [MVV-NS] S. Moch, J. Vermaseren, A. Vogt, Nucl. Phys. B688 (2004) 101,
 //!            hep-ph/0403192, eqs. (3.7)-(3.9) (gamma_ns^(2)+, -, s);
 //!   [MVV-S]  A. Vogt, S. Moch, J. Vermaseren, Nucl. Phys. B691 (2004) 129,
