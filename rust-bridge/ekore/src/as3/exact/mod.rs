@@ -61,7 +61,12 @@ fn shift_up(n: C64) -> u32 {
 impl Hs {
     /// The sums at N - 1..N + 2 continued from even (`eta` = 1) or odd (-1) N.
     pub(super) fn new(n: C64, eta: f64) -> Hs {
-        let k_up = shift_up(n);
+        Hs::with_shift(n, eta, shift_up(n))
+    }
+
+    /// The same from the expansion at B = N + k_up (k_up even, >= 2).
+    pub(super) fn with_shift(n: C64, eta: f64, k_up: u32) -> Hs {
+        debug_assert!(k_up >= 2 && k_up % 2 == 0);
         let b = n + k_up as f64;
         // large-B expansion: sum_rows c_m B^-m ln^l B (eta for the alternating parts)
         let x = b.recip();

@@ -185,6 +185,32 @@ fn expansion_point_independence() {
     }
 }
 
+/// Where the expansion is used directly far left of the imaginary axis
+/// (|Im N| >= 12, as on the Talbot paths' wings), against the same sums
+/// brought down from Re B >= 18 by the recurrence.
+#[test]
+fn direct_expansion_left_half_plane() {
+    let mut worst: f64 = 0.0;
+    for (re, im) in [(-16.0, 12.0), (-40.0, 12.5), (-100.0, 13.0), (-300.0, 18.0), (-30.0, 20.0), (-14.0, -15.0), (-60.0, -12.0)] {
+        let n = C64::new(re, im);
+        assert_eq!(shift_up(n), 2, "{n:?} is meant to take the direct branch");
+        let k = (18.0 - re).ceil() as u32 + 2;
+        let k = k + k % 2;
+        for eta in [1.0, -1.0] {
+            let (direct, down) = (Hs::new(n, eta), Hs::with_shift(n, eta, k));
+            for w in 0..NW {
+                for j in 0..4 {
+                    let (a, b) = (direct.s[w][j], down.s[w][j]);
+                    let rel = (a - b).abs() / b.abs().max(1e-3);
+                    worst = worst.max(rel);
+                    assert!(rel < 1e-11, "S_{:?} N={n:?}{:+} eta={eta}: {a:?} vs {b:?} ({rel:.1e})", WORDS[w], j as i32 - 1);
+                }
+            }
+        }
+    }
+    eprintln!("direct expansion vs recurrence, left half-plane: worst {worst:.1e}");
+}
+
 /// The parametrisations (eko's physics) against the exact functions along
 /// N = c + i t, c = 1.5 and 3, t = 0..30: the largest relative deviation of
 /// each entry, printed (cargo test -- --nocapture) and bounded.
