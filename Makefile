@@ -221,7 +221,7 @@ $(BUILD)/perf/%: perf/%.c $(LIB_A)
 # says otherwise (batch: eko's x-space products; the adaptive driver takes
 # minutes at these settings).
 # PHYSICS=exact runs every part with the tables' physics instead of eko's
-# (theory.physics: the exact g3(N) and the P_ns^(2)+ constant -173.927,
+# (theory.physics: the exact g3(N) and the exact NNLO splitting functions,
 # docs/physics.md §12.9; the summary lines end in physics=exact).
 CONVERGED_BACKEND ?= nspace
 PHYSICS ?= eko

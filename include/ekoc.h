@@ -113,8 +113,9 @@ enum {
 enum {
   EKOC_PHYSICS_EKO = 0,  /* eko's (the default): g_3(N) of the NLO non-singlet from a 7-term fit, and the
                             n_f delta(1-x) constant of the parametrised P^(2)+_ns as -173.924 */
-  EKOC_PHYSICS_EXACT = 1 /* the exact g_3(N) (wherever S_{-2,1} enters) and the constant -173.927 of the
-                            parametrisation's authors (Pegasus, HOPPET: the LHA tables' physics) */
+  EKOC_PHYSICS_EXACT = 1 /* the exact g_3(N) (wherever S_{-2,1} enters) and the exact NNLO anomalous
+                            dimensions of Moch, Vermaseren, Vogt instead of their parametrisations
+                            (docs/physics.md §12.11) */
 };
 
 /* Evolution sectors, named by eko's mode ids. */

@@ -68,8 +68,9 @@
 
 /**
  * Physics choice: the exact g_3(N) (wherever S_{-2,1} enters: NLO
- * non-singlet, NNLO OMEs, the N3LO sums) and the constant -173.927 of the
- * parametrisation's authors (Pegasus, HOPPET: the LHA tables' physics).
+ * non-singlet, NNLO OMEs, the N3LO sums) and the exact NNLO (a_s^3)
+ * anomalous dimensions of Moch, Vermaseren, Vogt instead of their
+ * parametrisations (docs/physics.md §12.11).
  */
 #define EKORE_PHYSICS_EXACT 1
 
@@ -388,8 +389,8 @@ int32_t ekore_gamma_ns_all_batch_sums(uint32_t order,
 /**
  * `ekore_gamma_singlet_batch_n3lo` with the physics `physics` where eko
  * approximates: EKORE_PHYSICS_EKO gives bitwise `ekore_gamma_singlet_batch_n3lo`,
- * EKORE_PHYSICS_EXACT the exact g_3(N) and the -173.927 constant of
- * P^(2)+_ns (docs/physics.md §12.9). Errors: also EKORE_ERR_PHYSICS.
+ * EKORE_PHYSICS_EXACT the exact g_3(N) and the exact NNLO anomalous
+ * dimensions (docs/physics.md §12.9, §12.11). Errors: also EKORE_ERR_PHYSICS.
  */
 int32_t ekore_gamma_singlet_batch_physics(uint32_t order,
                                           const struct ekore_n3lo *n3lo,
@@ -620,8 +621,9 @@ int32_t ekore_gamma_qed_batch(uint32_t sector,
 /**
  * `ekore_gamma_qed_batch` with the physics `physics` where eko approximates
  * (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_qed_batch`; EKORE_PHYSICS_EXACT:
- * the exact g_3(N) and the -173.927 constant of P^(2)+_ns in the QCD
- * entries and the exact g_3 in the O(a_s a_em) ones, docs/physics.md §12.9).
+ * the exact g_3(N) and the exact NNLO anomalous dimensions in the QCD
+ * entries and the exact g_3 in the O(a_s a_em) ones, docs/physics.md §12.9,
+ * §12.11).
  * Errors: also EKORE_ERR_PHYSICS.
  */
 int32_t ekore_gamma_qed_batch_physics(uint32_t sector,

@@ -21,10 +21,10 @@
  * usage: lha [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts 3/1,14/2]
  *            [--quiet] [--grid N] (eko settings: lambert points, 60) [--iterations N] [--degree N]
  *            [--no-share] [--checksum] [--physics eko|exact]
- * --physics exact computes the tables' physics instead of eko's (theory.physics
- * = EKOC_PHYSICS_EXACT: the exact g3(N) and the P_ns^(2)+ constant -173.927,
- * docs/physics.md §12.9); the exception rules for those two approximations of
- * eko's are off then, and the summary line ends in physics=exact.
+ * --physics exact computes without eko's approximations (theory.physics =
+ * EKOC_PHYSICS_EXACT: the exact g3(N) and the exact NNLO splitting functions,
+ * docs/physics.md §12.9, §12.11); the exception rules for eko's two
+ * approximations are off then, and the summary line ends in physics=exact.
  * With the batch backend the parts share one ekoc_nspace_cache, as any series
  * of computations on one grid can (the basis transforms and the anomalous
  * dimensions at the path nodes are computed once); --no-share gives every
@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
       printf("usage: %s [--settings eko|converged] [--backend auto|nspace|batch|adaptive|gpu] [--threads N] [--parts T/P,...] [--quiet] [--grid N] "
              "[--iterations N] [--degree N] [--epsabs E] [--no-share] [--checksum] [--physics eko|exact]\n"
              "  --checksum: a fingerprint of each part's operator (values and errors), to compare builds bit for bit\n"
-             "  --physics exact: the tables' physics (exact g3(N), P_ns^(2)+ constant -173.927) instead of eko's\n"
+             "  --physics exact: exact g3(N) and exact NNLO splitting functions instead of eko's approximations\n"
              "  eko's LHA settings: --grid 60 --iterations 10; parts are table/part, e.g. 14/2\n",
              argv[0]);
       return 0;

@@ -217,7 +217,8 @@ def run_ekoc(case, grid, degree, epsrel, iterations, backend, method="ie", cut=E
     for _ in range(2 if backend in ("batch", "nspace") else 1):
         kw = dict(nspace_cache=cache) if cache is not None else {}
         t0 = time.process_time()
-        sol = ekoc.solve(theory, operator, backend, n_threads=1, progress=False, epsrel=epsrel, mellin_cut=cut, **kw)
+        sol = ekoc.solve(theory, operator, backend, n_threads=1, progress=False, epsrel=epsrel, mellin_cut=cut,
+                         physics=PHYSICS, **kw)
         out = sol.apply(f0)
         times.append(time.process_time() - t0)
     w = interp_weights(xgrid, degree)
@@ -278,7 +279,8 @@ def main():
     ap.add_argument("--target", type=float, default=1e-6)
     ap.add_argument("--physics", default="eko", choices=sorted(HOPPET_PHYSICS),
                     help="HOPPET's NNLO: 'eko' = parametrised splitting functions and exact threshold terms "
-                         "(eko's and ekoc's choice), 'exact' = both exact")
+                         "(eko's and ekoc's choice), 'exact' = both exact; ekoc runs with the same physics= "
+                         "(exact: the exact g3 and the exact NNLO anomalous dimensions, docs/physics.md §12.11)")
     ap.add_argument("--ekoc-ref", default="",
                     help="an ekoc setting (same syntax as --ekoc) as ekoc's own reference: ekoc's accuracy is then "
                          "measured against it, HOPPET's against HOPPET's, and the two references are compared")

@@ -39,7 +39,7 @@ BACKENDS = {"auto": 4, "nspace": 3, "batch": 1, "adaptive": 0, "gpu": 2}
 #: the engine that ran, by its C number (ekoc_operator_backend never gives auto)
 BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
 #: solve's `physics` (theory.physics): eko's approximations, or the exact g3(N) and the
-#: P_ns^(2)+ constant -173.927 (docs/physics.md §12.9)
+#: exact NNLO anomalous dimensions (docs/physics.md §12.9, §12.11)
 PHYSICS = {"eko": 0, "exact": 1}
 
 THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "matching_order"}

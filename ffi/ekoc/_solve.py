@@ -451,9 +451,9 @@ def solve(theory_card, operator_card, backend: str = "auto", *, physics: str = "
         or "gpu".
     physics: "eko" (the default: eko's approximations, eko's numbers) or
         "exact": the exact g3(N) of the NLO non-singlet (eko: a 7-term fit)
-        and the n_f delta(1-x) constant -173.927 of the parametrised
-        P^(2)+_ns (eko: -173.924), the physics of the codes that made the
-        LHA tables (docs/physics.md §12.9); Solution.physics records it.
+        and the exact NNLO anomalous dimensions (eko: the parametrisations
+        of Moch, Vermaseren, Vogt; docs/physics.md §12.9, §12.11);
+        Solution.physics records it.
     n_threads: worker threads; None takes the card's n_integration_cores
         (<= 0: all cores).
     progress: None, True (a bar: tqdm when installed) or a callable

@@ -1,6 +1,6 @@
 """The physics switch (issue 32 item 1; docs/physics.md §12.9): physics="eko"
-(the default, eko's approximations) or "exact" (the exact g3(N) and the
-P_ns^(2)+ constant -173.927) through ekoc.gamma_ns / gamma_singlet, solve,
+(the default, eko's approximations) or "exact" (the exact g3(N) and the exact
+three-loop anomalous dimensions) through ekoc.gamma_ns / gamma_singlet, solve,
 solve_stream, solve_to_eko, the solve_many job body and the accelerator;
 recorded in Solution.physics, the summaries and the EKO file's
 ekoc-metadata.json; bad values refused naming the argument."""
@@ -28,15 +28,27 @@ def test_exact_g3_restores_the_nlo_conservation_laws():
             assert small <= abs(value) <= large, (physics, value)
 
 
-def test_exact_moves_the_nnlo_constant_by_0003_nf():
-    """gamma = -P: the n_f delta(1-x) constant -173.927 instead of -173.924
-    shifts gamma_ns+^(2) by +0.003 n_f at every N, and not ns- or nsV."""
+def test_exact_takes_the_exact_nnlo_anomalous_dimensions():
+    """The exact three-loop functions (MVV hep-ph/0403192, hep-ph/0404111;
+    docs/physics.md §12.11): the papers' second moments (gamma_ns+^(2)(2),
+    gamma_gg^(2)(2) at nf = 4), quark number (ns-, nsV at N = 1) and momentum
+    conservation kept to rounding, and within 3e-3 of eko's parametrisations
+    at complex N."""
+    nf = 4
+    plus = ekoc.gamma_ns(3, "ns+", [2.0], nf, physics="exact")[0, 2]
+    assert abs(plus - 306.0298953032382) < 1e-9, plus
+    for mode in ("ns-", "nsV"):
+        assert abs(ekoc.gamma_ns(3, mode, [1.0], nf, physics="exact")[0, 2]) < 1e-10
+    g = ekoc.gamma_singlet(3, [2.0], nf, physics="exact")[0, 2]
+    assert abs(g[1, 1] + 43.30623466924656) < 1e-9, g
+    assert abs(g[0, 0] + g[1, 0]) < 1e-9 and abs(g[0, 1] + g[1, 1]) < 1e-9, g
     n = np.array([2.5 + 1.5j, 10.0 - 7.0j, 40.0])
     for nf in (3, 5):
-        for mode, shift in (("ns+", 0.003 * nf), ("ns-", 0.0), ("nsV", 0.0)):
+        for mode in ("ns+", "ns-", "nsV"):
             eko = ekoc.gamma_ns(3, mode, n, nf)[:, 2]
             exact = ekoc.gamma_ns(3, mode, n, nf, physics="exact")[:, 2]
-            assert np.allclose(exact - eko, shift, rtol=0, atol=1e-10), (mode, exact - eko)
+            rel = np.abs(exact - eko) / np.abs(exact)
+            assert np.all(rel > 0) and np.all(rel < 3e-3), (mode, rel)
 
 
 def test_eko_physics_is_the_default_bit_for_bit():
@@ -59,7 +71,10 @@ def test_exact_physics_moves_the_operators_a_little(name, moves):
         a, b = eko[ep].operator, exact[ep].operator
         moved = np.max(np.abs(b - a))
         assert (moved > 0) == moves, (name, ep, moved)
-        assert moved <= 1e-5 * np.max(np.abs(a)), (name, ep, moved)
+        # NLO: the g3 fit (~1e-6); NNLO: the parametrisations of the three-loop
+        # functions (2.8e-5 of the largest entry on this card)
+        bound = 1e-4 if name.startswith("nnlo") else 1e-5
+        assert moved <= bound * np.max(np.abs(a)), (name, ep, moved)
 
 
 @pytest.mark.parametrize("value,kind", [("Exact", ekoc.EkocFieldError), ("pegasus", ekoc.EkocFieldError),

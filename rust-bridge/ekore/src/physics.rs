@@ -4,9 +4,10 @@
 //! `Eko` (the default) reproduces eko: g_3(N) of the NLO non-singlet (and
 //! wherever S_{-2,1} enters) from eko's 7-term fit, and the n_f delta(1-x)
 //! constant of the parametrised P^(2)+_ns as eko has it (-173.924). `Exact`
-//! takes g_3(N) exactly (`g3_exact`) and the constant as the
-//! parametrisation's authors give it (-173.927, Pegasus and HOPPET): the
-//! physics of the codes that made the LHA tables.
+//! takes g_3(N) exactly (`g3_exact`) and the exact NNLO anomalous dimensions
+//! instead of the parametrisations (`as3::exact`, docs/physics.md §12.11);
+//! the -173.927 of the parametrisation's authors (Pegasus, HOPPET), which
+//! `Exact` took before those, survives only inside `as3::ns`.
 //!
 //! The choice travels inside `harmonics::Sums` (every anomalous dimension and
 //! OME takes one), so no function signature of the physics modules changes.
@@ -17,7 +18,7 @@ pub enum Physics {
     /// eko 0.15.7's approximations (the default).
     #[default]
     Eko,
-    /// The exact g_3(N) and the -173.927 constant.
+    /// The exact g_3(N) and the exact NNLO anomalous dimensions.
     Exact,
 }
 

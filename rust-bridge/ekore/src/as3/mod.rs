@@ -21,6 +21,7 @@
 //! parametrisations), `singlet` (the singlet ones); this file holds the public
 //! functions and `gamma_of`, which all parametrisations share.
 
+pub mod exact;
 mod mellin;
 mod ns;
 mod singlet;
@@ -32,6 +33,7 @@ use ns::{nsm, nsp, p_sea};
 use singlet::{gg, gq, ps, qg};
 use crate::complex::C64;
 use crate::harmonics::Sums;
+use crate::physics::Physics;
 
 /// Combine p0 + nf p1 + nf^2 p2 into gamma = -(...).
 #[inline]
@@ -43,12 +45,18 @@ fn gamma_of(p0: C64, p1: C64, p2: C64, nf: u32) -> C64 {
 /// gamma^(2)_{ns,+}(N): singlet-like non-singlet, [MVV-NS] (eko: "eq. 3.7") in the
 /// Sec. 4 parametrisation. Never fails; poles of the sums give non-finite values.
 pub fn gamma_nsp(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_nsp(s.n, nf);
+    }
     nsp(&Mellin::new(s), nf)
 }
 
 /// gamma^(2)_{ns,-}(N): valence-like non-singlet, [MVV-NS] (eko: "eq. 3.8"),
 /// parametrised. Its first moment is 2e-4..6e-4 instead of 0 (docs/physics.md §10).
 pub fn gamma_nsm(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_nsm(s.n, nf);
+    }
     nsm(&Mellin::new(s), nf)
 }
 
@@ -56,33 +64,51 @@ pub fn gamma_nsm(s: &Sums, nf: u32) -> C64 {
 /// parametrised; within 1e-5 of N = 1 the 1/x ln(1-x) transform takes its limit
 /// -zeta_2 exactly as eko does.
 pub fn gamma_nsv(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_nsv(s.n, nf);
+    }
     let b = Mellin::new(s);
     nsm(&b, nf) - p_sea(&b) * nf as f64
 }
 
 /// gamma^(2)_{ps}(N): pure singlet, [MVV-S] (eko: "eq. 3.10"), parametrised.
 pub fn gamma_ps(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_ps(s.n, nf);
+    }
     ps(&Mellin::new(s), nf)
 }
 
 /// gamma^(2)_{qg}(N), [MVV-S] (eko: "eq. 3.11"), parametrised.
 pub fn gamma_qg(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_qg(s.n, nf);
+    }
     qg(&Mellin::new(s), nf)
 }
 
 /// gamma^(2)_{gq}(N), [MVV-S] (eko: "eq. 3.12"), parametrised.
 pub fn gamma_gq(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_gq(s.n, nf);
+    }
     gq(&Mellin::new(s), nf)
 }
 
 /// gamma^(2)_{gg}(N), [MVV-S] (eko: "eq. 3.13"), parametrised.
 pub fn gamma_gg(s: &Sums, nf: u32) -> C64 {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_gg(s.n, nf);
+    }
     gg(&Mellin::new(s), nf)
 }
 
 /// The NNLO singlet matrix [[gamma_qq, gamma_qg], [gamma_gq, gamma_gg]] with
 /// gamma_qq = gamma_ns,+ + gamma_ps; the basis transforms are built once.
 pub fn gamma_singlet(s: &Sums, nf: u32) -> [[C64; 2]; 2] {
+    if s.physics() == Physics::Exact {
+        return exact::gamma_singlet(s.n, nf);
+    }
     let b = Mellin::new(s);
     [
         [nsp(&b, nf) + ps(&b, nf), qg(&b, nf)],

@@ -18,7 +18,9 @@ fn p_ns_nf2(b: &Mellin) -> C64 {
 
 /// The n_f delta(1-x) constant of the parametrised P^(2)+_ns: eko's -173.924
 /// (`Physics::Eko`); the parametrisation's authors and the codes that made the LHA
-/// tables (Pegasus, HOPPET) have -173.927 (`Physics::Exact`; docs/physics.md §12.9).
+/// tables (Pegasus, HOPPET) have -173.927 (docs/physics.md §12.9). `Physics::Exact`
+/// no longer reaches the parametrisations (`as3::exact` takes over in `as3`'s
+/// public functions), so the second arm is kept for `Mellin` built directly.
 fn p2nsp_nf_constant(physics: Physics) -> f64 {
     match physics {
         Physics::Eko => -173.924,

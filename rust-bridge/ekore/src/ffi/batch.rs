@@ -345,8 +345,8 @@ pub extern "C" fn ekore_gamma_ns_all_batch_sums(
 
 /// `ekore_gamma_singlet_batch_n3lo` with the physics `physics` where eko
 /// approximates: EKORE_PHYSICS_EKO gives bitwise `ekore_gamma_singlet_batch_n3lo`,
-/// EKORE_PHYSICS_EXACT the exact g_3(N) and the -173.927 constant of
-/// P^(2)+_ns (docs/physics.md §12.9). Errors: also EKORE_ERR_PHYSICS.
+/// EKORE_PHYSICS_EXACT the exact g_3(N) and the exact NNLO anomalous
+/// dimensions (docs/physics.md §12.9, §12.11). Errors: also EKORE_ERR_PHYSICS.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn ekore_gamma_singlet_batch_physics(

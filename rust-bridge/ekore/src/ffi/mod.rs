@@ -120,8 +120,9 @@ pub const EKORE_ERR_PHYSICS: i32 = -8;
 /// without a `physics` argument computes.
 pub const EKORE_PHYSICS_EKO: u32 = 0;
 /// Physics choice: the exact g_3(N) (wherever S_{-2,1} enters: NLO
-/// non-singlet, NNLO OMEs, the N3LO sums) and the constant -173.927 of the
-/// parametrisation's authors (Pegasus, HOPPET: the LHA tables' physics).
+/// non-singlet, NNLO OMEs, the N3LO sums) and the exact NNLO (a_s^3)
+/// anomalous dimensions of Moch, Vermaseren, Vogt instead of their
+/// parametrisations (docs/physics.md §12.11).
 pub const EKORE_PHYSICS_EXACT: u32 = 1;
 
 /// Non-singlet mode: ns+ (eko sector 10101, T_k evolution).

@@ -1,7 +1,7 @@
 //! Tests of the physics choice through the C ABI (the `*_physics` entry
 //! points, docs/physics.md §12.9): EKORE_PHYSICS_EKO gives bitwise the values
 //! of the forms without it, EKORE_PHYSICS_EXACT moves exactly what it says
-//! (the P^(2)+_ns constant by -0.003 n_f in P, g_3 wherever S_{-2,1} enters),
+//! (the exact NNLO anomalous dimensions, g_3 wherever S_{-2,1} enters),
 //! and any other value is refused naming the argument with nothing written.
 
 use super::*;
@@ -52,21 +52,25 @@ fn eko_physics_is_bitwise_the_form_without_it() {
     }
 }
 
-/// NNLO: gamma^(2)+ moves by +0.003 n_f (gamma = -P, the constant is P's), at
-/// every N; gamma^(2)- and nsV do not (the constant is P^(2)+'s only, and the
-/// parametrisations hold no g_3). NLO: ns+ and ns- move by the g_3 difference,
-/// ~1e-6 relative, in opposite directions for the pieces it enters.
+/// NNLO: exact physics takes the exact three-loop functions (`as3::exact`,
+/// docs/physics.md §12.11) in all three sectors, bitwise, within the
+/// parametrisations' accuracy of eko's (< 3e-3 relative here). NLO: ns+ and
+/// ns- move by the g_3 difference, ~1e-6 relative.
 #[test]
 fn exact_physics_moves_what_it_says() {
+    use crate::as3::exact;
+    use crate::complex::C64;
     let (eko_re, eko_im) = ns_all(EKORE_PHYSICS_EKO, 3);
     let (ex_re, ex_im) = ns_all(EKORE_PHYSICS_EXACT, 3);
     for p in 0..4 {
         let at = |m: usize, k: usize| (3 * p + m) * 3 + k;
-        let d_plus = ex_re[at(0, 2)] - eko_re[at(0, 2)];
-        assert!((d_plus - 0.003 * NF as f64).abs() < 1e-11, "point {p}: ns+ moved by {d_plus}");
-        assert!((ex_im[at(0, 2)] - eko_im[at(0, 2)]).abs() < 1e-11);
-        for m in 1..3 {
-            assert_eq!(ex_re[at(m, 2)].to_bits(), eko_re[at(m, 2)].to_bits(), "point {p} sector {m}");
+        let n = C64::new(N_RE[p], N_IM[p]);
+        let want = [exact::gamma_nsp(n, NF), exact::gamma_nsm(n, NF), exact::gamma_nsv(n, NF)];
+        for m in 0..3 {
+            let (re, im) = (ex_re[at(m, 2)], ex_im[at(m, 2)]);
+            assert_eq!((re.to_bits(), im.to_bits()), (want[m].re.to_bits(), want[m].im.to_bits()), "point {p} sector {m}");
+            let d = ((re - eko_re[at(m, 2)]).powi(2) + (im - eko_im[at(m, 2)]).powi(2)).sqrt();
+            assert!(d > 0.0 && d < 3e-3 * want[m].abs(), "point {p} sector {m}: moved by {d} of {}", want[m].abs());
         }
         for m in 0..2 {
             let (a, b) = ((ex_re[at(m, 1)], ex_im[at(m, 1)]), (eko_re[at(m, 1)], eko_im[at(m, 1)]));

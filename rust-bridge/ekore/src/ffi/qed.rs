@@ -215,8 +215,9 @@ pub extern "C" fn ekore_gamma_qed_batch(
 
 /// `ekore_gamma_qed_batch` with the physics `physics` where eko approximates
 /// (EKORE_PHYSICS_EKO: bitwise `ekore_gamma_qed_batch`; EKORE_PHYSICS_EXACT:
-/// the exact g_3(N) and the -173.927 constant of P^(2)+_ns in the QCD
-/// entries and the exact g_3 in the O(a_s a_em) ones, docs/physics.md §12.9).
+/// the exact g_3(N) and the exact NNLO anomalous dimensions in the QCD
+/// entries and the exact g_3 in the O(a_s a_em) ones, docs/physics.md §12.9,
+/// §12.11).
 /// Errors: also EKORE_ERR_PHYSICS.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
