@@ -43,6 +43,25 @@ static int push_pole_of(ekoc_pole_set *s, double re, double im, int32_t nf, int3
 /* A pole of the singlet kernels of the segments of nf. */
 static int push_pole(ekoc_pole_set *s, double re, double im, int32_t nf) { return push_pole_of(s, re, im, nf, -1, 1); }
 
+/* A real function of real N whose zeros are poles: its value at n into *out. */
+typedef int (*real_fn)(void *ctx, double n, double *out);
+
+/* The zero of f in [a, b] (fa = f(a), f(b) of the other sign or zero) by 50
+ * bisections into *root (the bracket shrinks below 1e-15 of it). */
+static int bisect(real_fn f, void *ctx, double a, double b, double fa, double *root) {
+  int it, rc = EKOC_OK;
+  for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
+    double m = 0.5 * (a + b), v = 0.0;
+    rc = f(ctx, m, &v);
+    if (v * fa <= 0.0)
+      b = m;
+    else
+      a = m, fa = v;
+  }
+  *root = 0.5 * (a + b);
+  return rc;
+}
+
 /* (r_+ - r_-)^2 = disc(gamma^(0)) / beta_0^2 of family lo (order 1) at the
  * count points (re, im) into out. */
 static int gap2(const ekoc_nspace_cfg *lo, size_t count, const double *re, const double *im, double *scratch,
@@ -74,6 +93,22 @@ static void gap_scratch_free(gap_scratch *w) {
   free(w->re), free(w->im), free(w->scratch), free(w->tower), free(w->val);
 }
 
+/* (r_+ - r_-)^2 - k^2 of family lo at one real N (bisect's function). */
+typedef struct gap_at {
+  const ekoc_nspace_cfg *lo;
+  gap_scratch *w;
+  int k;
+} gap_at;
+
+static int gap_minus_k2(void *ctx, double n, double *out) {
+  gap_at *c = ctx;
+  double zero = 0.0;
+  ekoc_complex v;
+  int rc = gap2(c->lo, 1, &n, &zero, c->w->scratch, c->w->tower, &v);
+  *out = v.re - c->k * c->k;
+  return rc;
+}
+
 /* The real poles of family lo in (1, n_max]: sign changes of (r_+ - r_-)^2
  * - k^2 on a dense grid of ln(N - 1), then bisection. */
 static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scratch *w, ekoc_pole_set *s) {
@@ -96,18 +131,11 @@ static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scr
     for (i = 0; i < count; ++i) n[i] = w->re[i], g[i] = w->val[i].re;
     for (k = 1; rc == EKOC_OK && k < kmax; ++k)
       for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
-        double a = n[i], b = n[i + 1], fa = g[i] - k * k, it;
+        gap_at ctx = {lo, w, k};
+        double fa = g[i] - k * k, root;
         if (fa * (g[i + 1] - k * k) > 0.0) continue;
-        for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
-          double m = 0.5 * (a + b), zero = 0.0;
-          ekoc_complex v;
-          rc = gap2(lo, 1, &m, &zero, w->scratch, w->tower, &v);
-          if ((v.re - k * k) * fa <= 0.0)
-            b = m;
-          else
-            a = m, fa = v.re - k * k;
-        }
-        if (rc == EKOC_OK) rc = push_pole(s, 0.5 * (a + b), 0.0, lo->nf);
+        rc = bisect(gap_minus_k2, &ctx, n[i], n[i + 1], fa, &root);
+        if (rc == EKOC_OK) rc = push_pole(s, root, 0.0, lo->nf);
       }
     free(n), free(g);
   }
@@ -246,6 +274,19 @@ static int forward_det(const ekoc_nspace_cfg *cfg, size_t count, const double *n
   return rc;
 }
 
+/* The forward determinant at one real N (bisect's function). */
+typedef struct det_at {
+  const ekoc_nspace_cfg *cfg;
+  det_scratch *w;
+} det_at;
+
+static int det_value(void *ctx, double n, double *out) {
+  det_at *c = ctx;
+  int rc = forward_det(c->cfg, 1, &n, c->w);
+  *out = c->w->det[0];
+  return rc;
+}
+
 /* The poles of a backward-exact matching's exact inverse in (1, n_max]:
  * where the forward matrix's determinant vanishes (sign changes on a grid
  * of ln(N - 1), then bisection). Its (H, H) entry 1 + a A_HH^(1) + ..
@@ -257,7 +298,7 @@ static int matching_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max,
   double u0 = log(1e-3), u1 = log(n_max - 1.0), *n, *det;
   size_t count = (size_t)((u1 - u0) * SCAN_DENSITY / 4.0) + 2, i;
   det_scratch w;
-  int rc = EKOC_OK, it;
+  int rc = EKOC_OK;
   memset(&w, 0, sizeof w);
   n = malloc(count * sizeof *n);
   det = malloc(count * sizeof *det);
@@ -266,17 +307,11 @@ static int matching_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max,
   if (rc == EKOC_OK) rc = forward_det(cfg, count, n, &w);
   if (rc == EKOC_OK) memcpy(det, w.det, count * sizeof *det);
   for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
-    double a = n[i], b = n[i + 1], fa = det[i];
-    if (!(fa * det[i + 1] <= 0.0)) continue;
-    for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
-      double m = 0.5 * (a + b);
-      rc = forward_det(cfg, 1, &m, &w);
-      if (w.det[0] * fa <= 0.0)
-        b = m;
-      else
-        a = m, fa = w.det[0];
-    }
-    if (rc == EKOC_OK) rc = push_pole_of(s, 0.5 * (a + b), 0.0, cfg->nf, job, -1);
+    det_at ctx = {cfg, &w};
+    double root;
+    if (!(det[i] * det[i + 1] <= 0.0)) continue;
+    rc = bisect(det_value, &ctx, n[i], n[i + 1], det[i], &root);
+    if (rc == EKOC_OK) rc = push_pole_of(s, root, 0.0, cfg->nf, job, -1);
   }
   free(n), free(det);
   det_scratch_free(&w);
@@ -326,6 +361,22 @@ static int ns_denominators(const ekoc_nspace_cfg *cfg, size_t count, den_scratch
   return rc;
 }
 
+/* Mode m's denominator at one real N (bisect's function). */
+typedef struct den_at {
+  const ekoc_nspace_cfg *cfg;
+  den_scratch *w;
+  int m;
+} den_at;
+
+static int den_value(void *ctx, double n, double *out) {
+  den_at *c = ctx;
+  int rc;
+  c->w->re[0] = n, c->w->im[0] = 0.0;
+  rc = ns_denominators(c->cfg, 1, c->w);
+  *out = c->w->den[c->m].re;
+  return rc;
+}
+
 /* The real zeros in (1e-3, n_max]: sign changes on a grid of ln N, then
  * bisection (the denominators are real and finite for real N > 0: the
  * anomalous dimensions' poles are at N = 0, -1, ..). */
@@ -333,7 +384,7 @@ static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n
                                ekoc_pole_set *s) {
   double u0 = log(1e-3), u1 = log(n_max), *n, *d;
   size_t count = (size_t)((u1 - u0) * SCAN_DENSITY) + 2, i;
-  int rc, m, it;
+  int rc, m;
   if (count > w->cap) count = w->cap;
   for (i = 0; i < count; ++i) w->re[i] = exp(u0 + (u1 - u0) * (double)i / (double)(count - 1)), w->im[i] = 0.0;
   rc = ns_denominators(cfg, count, w);
@@ -346,18 +397,11 @@ static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n
   }
   for (m = 0; rc == EKOC_OK && m < 3; ++m)
     for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
-      double a = n[i], b = n[i + 1], fa = d[3 * i + (size_t)m];
-      if (!(fa * d[3 * (i + 1) + (size_t)m] <= 0.0)) continue;
-      for (it = 0; it < 50 && rc == EKOC_OK; ++it) {
-        double mid = 0.5 * (a + b);
-        w->re[0] = mid, w->im[0] = 0.0;
-        rc = ns_denominators(cfg, 1, w);
-        if (w->den[m].re * fa <= 0.0)
-          b = mid;
-        else
-          a = mid, fa = w->den[m].re;
-      }
-      if (rc == EKOC_OK) rc = push_pole_of(s, 0.5 * (a + b), 0.0, cfg->nf, job, 0);
+      den_at ctx = {cfg, w, m};
+      double root;
+      if (!(d[3 * i + (size_t)m] * d[3 * (i + 1) + (size_t)m] <= 0.0)) continue;
+      rc = bisect(den_value, &ctx, n[i], n[i + 1], d[3 * i + (size_t)m], &root);
+      if (rc == EKOC_OK) rc = push_pole_of(s, root, 0.0, cfg->nf, job, 0);
     }
   free(n), free(d);
   return rc;
