@@ -238,6 +238,8 @@ int32_t ekore_gamma_ns_batch(uint32_t order, uint32_t mode, const double *n_re, 
 int32_t ekore_ome_ns(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re, double *out_im);
 int32_t ekore_ome_singlet(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
                           double *out_im);
+int32_t ekore_ome_singlet_msbar(uint32_t order, uint32_t physics, uint32_t is_msbar, double n_re, double n_im,
+                                uint32_t nf, double l, double *out_re, double *out_im);
 typedef struct ekore_n3lo {
   uint32_t variation[7];
   uint32_t use_fhmruvv;
