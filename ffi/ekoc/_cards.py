@@ -205,7 +205,11 @@ def _theory(th: Mapping) -> dict:
             if scheme == "msbar":  # m(mu) given at mu (eko's QuarkMassRef [value, scale])
                 if len(m) != 2:
                     _fail(f"theory_card.heavy.masses[{h}]", m, "an MSbar mass is a pair [m(mu), mu] (GeV)")
-                scales.append(F.number(m[1], f"theory_card.heavy.masses[{h}][1]"))
+                mu = F.number(m[1], f"theory_card.heavy.masses[{h}][1]")
+                if not (math.isfinite(mu) and mu > 0.0):
+                    _fail(f"theory_card.heavy.masses[{h}][1]", m[1],
+                          "the scale mu (GeV) of an MSbar mass m(mu) must be finite and > 0")
+                scales.append(mu)
         elif scheme == "msbar":
             _fail(f"theory_card.heavy.masses[{h}]", m, "an MSbar mass is a pair [m(mu), mu] (GeV)")
         else:
@@ -227,7 +231,8 @@ def _theory(th: Mapping) -> dict:
     if th.get("use_fhmruvv") is not None:
         use_fhmruvv = int(F.flag(th["use_fhmruvv"], "theory_card.use_fhmruvv"))
     return dict(order=qcd, alphas=alphas, mu2_ref=mu2_ref, nf_ref=nf_ref, masses=tuple(masses),
-                masses_scheme=MASSES_SCHEMES[scheme], mass_scales=tuple(scales), matching_ratios=tuple(ratios), xif=xif, matching_order=matching_order, qed_order=qed,
+                masses_scheme=MASSES_SCHEMES[scheme], mass_scales=tuple(scales), matching_ratios=tuple(ratios),
+                xif=xif, matching_order=matching_order, qed_order=qed,
                 alphaem=alphaem, em_running=em_running, n3lo_ad_variation=n3lo_var, use_fhmruvv=use_fhmruvv)
 
 
@@ -549,6 +554,7 @@ _C_FIELDS = [
     (r"\btheory\.em_running\b", "theory_card.couplings.em_running"),
     (r"\btheory\.mu2_ref\b", "theory_card.couplings.ref[0]"),
     (r"\btheory\.nf_ref\b", "theory_card.couplings.ref[1]"),
+    (r"\btheory\.mass_scales\[(\d)\]", "theory_card.heavy.masses[{0}][1]"),
     (r"\btheory\.masses\[(\d)\]", "theory_card.heavy.masses[{0}][0]"),
     (r"\bmasses2\[(\d)\]", "theory_card.heavy.masses[{0}][0]"),
     (r"\btheory\.masses\b", "theory_card.heavy.masses"),

@@ -241,3 +241,13 @@ def test_card_refusals():
               debug=dict(skip_singlet=False, skip_non_singlet=False))
     with pytest.raises(ekoc.EkocFieldError, match=r"theory_card.heavy.masses\[0\]"):
         ekoc.solve(th, op)
+
+
+def test_msbar_scale_must_be_a_scale():
+    """A pole card switched to MSbar keeps eko's [m, nan] pairs: refused naming the scale."""
+    import cards
+
+    th, op = cards.card("nlo_vfns")
+    th["heavy"]["masses_scheme"] = "MSbar"  # eko's card reader takes either case
+    with pytest.raises(ekoc.EkocFieldError, match=r"theory_card.heavy.masses\[0\]\[1\]"):
+        ekoc.solve(th, op)
