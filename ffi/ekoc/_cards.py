@@ -199,21 +199,16 @@ def _theory(th: Mapping) -> dict:
     masses_raw = F.sequence(F.need(heavy, "masses", "theory_card.heavy"), "theory_card.heavy.masses", 3)
     masses, scales = [], []
     for h, m in enumerate(masses_raw):
-        if isinstance(m, (list, tuple)):  # eko: [mass, scale at which it is given]
+        pair = isinstance(m, (list, tuple))  # eko: [mass, scale at which it is given]
+        if pair:
             F.sequence(m, f"theory_card.heavy.masses[{h}]", allow_empty=False)
-            masses.append(F.number(m[0], f"theory_card.heavy.masses[{h}][0]"))
-            if scheme == "msbar":  # m(mu) given at mu (eko's QuarkMassRef [value, scale])
-                if len(m) != 2:
-                    _fail(f"theory_card.heavy.masses[{h}]", m, "an MSbar mass is a pair [m(mu), mu] (GeV)")
-                mu = F.number(m[1], f"theory_card.heavy.masses[{h}][1]")
-                if not (math.isfinite(mu) and mu > 0.0):
-                    _fail(f"theory_card.heavy.masses[{h}][1]", m[1],
-                          "the scale mu (GeV) of an MSbar mass m(mu) must be finite and > 0")
-                scales.append(mu)
-        elif scheme == "msbar":
+        if scheme == "msbar" and not (pair and len(m) == 2):
             _fail(f"theory_card.heavy.masses[{h}]", m, "an MSbar mass is a pair [m(mu), mu] (GeV)")
-        else:
-            masses.append(F.number(m, f"theory_card.heavy.masses[{h}]"))
+        masses.append(F.number(m[0] if pair else m, f"theory_card.heavy.masses[{h}]" + ("[0]" if pair else "")))
+        if scheme == "msbar":  # m(mu) given at mu (eko's QuarkMassRef [value, scale])
+            scales.append(F.number(m[1], f"theory_card.heavy.masses[{h}][1]"))
+            if not (math.isfinite(scales[-1]) and scales[-1] > 0.0):
+                _fail(f"theory_card.heavy.masses[{h}][1]", m[1], "the scale of an MSbar mass must be finite and > 0")
     ratios_raw = F.sequence(F.need(heavy, "matching_ratios", "theory_card.heavy"),
                             "theory_card.heavy.matching_ratios", 3)
     ratios = [F.number(k, f"theory_card.heavy.matching_ratios[{h}]") for h, k in enumerate(ratios_raw)]

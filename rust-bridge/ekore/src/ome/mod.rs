@@ -156,7 +156,7 @@ pub fn a_singlet_2(s: &Sums, _nf: u32, l: f64) -> [[C64; 3]; 3] {
 /// [0][0] += -8 C_F A_gg,H^(1)(L=1) = +(32/3) C_F T_R,
 /// [2][0] += -8 C_F A_Hg^(1)(N, L=1) = -32 C_F T_R (N^2+N+2)/(N(N+1)(N+2)).
 /// The shift from the pole to the MSbar mass in the O(a_s) term's log,
-/// ln(mu^2/m^2), at one loop (docs/physics.md §8.5). Pure; no allocation.
+/// ln(mu^2/m^2), at one loop (docs/physics.md §17.3). Pure; no allocation.
 pub fn a_singlet_2_msbar_shift(s: &Sums) -> [[C64; 3]; 3] {
     let k = Kin::new(s);
     let z = C64::ZERO;
