@@ -98,11 +98,11 @@ def _qed(order, qed, *, em_running=True, xif=1.0):
     return th
 
 
-def _msbar(order):
+def _msbar(order, xif=1.0):
     """MSbar masses as eko takes them, [m(mu_ref), mu_ref]: m_c(10) = 0.95,
     m_b(10) = 3.6, m_t(100) = 165 (alpha_s given with nf = 5 at 91.2 GeV; eko's
     msbar_masses.compute puts m(m) at about 1.43, 4.14, 158.9 GeV at NNLO)."""
-    th = _theory(order)
+    th = _theory(order, xif=xif)
     th["heavy"]["masses"] = [[0.95, 10.0], [3.6, 10.0], [165.0, 100.0]]
     th["heavy"]["masses_scheme"] = "msbar"
     return th
@@ -187,6 +187,11 @@ CARDS = {
                             "NNLO, MSbar masses, downward across the b and c thresholds, exact backward matching"),
     "msbar_nlo_expanded": (_msbar(2), _operator((1.2, 3), [(10.0, 5)], method="truncated"),
                            "NLO, MSbar masses (expanded running: truncated solution), VFNS up across c and b"),
+    "msbar_nlo_sv_exponentiated": (_msbar(2, xif=SQRT2), _operator((1.2, 3), [(10.0, 5)], scvar="exponentiated"),
+                                   "NLO, MSbar masses (m(m) with xif^2), xif=sqrt2 exponentiated, up across c and b"),
+    "msbar_nnlo_sv_expanded": (_msbar(3, xif=1.0 / SQRT2), _operator((10.0, 5), [(1.2, 3)], method="truncated",
+                                                                     scvar="expanded", inversion="expanded"),
+                               "NNLO, MSbar masses, xif=1/sqrt2 expanded, truncated, down across b and c"),
 }
 
 
