@@ -563,6 +563,37 @@ int32_t ekore_ome_singlet_batch_sums_physics(uint32_t order,
                                              double *out_im);
 
 /**
+ * `ekore_ome_singlet_physics` with the heavy-quark mass scheme: `is_msbar` 0
+ * (pole: bitwise `ekore_ome_singlet_physics`) or 1 (MSbar: A^(2) gains eko's
+ * MSbar-mass terms in A_gg,H and A_Hg, `ome::a_singlet_2_msbar_shift`; eko's
+ * `A_singlet(..., is_msbar=True)`). Errors: as `ekore_ome_singlet_physics`,
+ * EKORE_ERR_DOMAIN also for `is_msbar` not 0 or 1 (checked first).
+ */
+int32_t ekore_ome_singlet_msbar(uint32_t order,
+                                uint32_t physics,
+                                uint32_t is_msbar,
+                                double n_re,
+                                double n_im,
+                                uint32_t nf,
+                                double l,
+                                double *out_re,
+                                double *out_im);
+
+/**
+ * `ekore_ome_singlet_batch_sums_physics` with the mass scheme `is_msbar`, as
+ * `ekore_ome_singlet_msbar`: each value bitwise that of `ekore_ome_singlet_msbar`.
+ */
+int32_t ekore_ome_singlet_batch_sums_msbar(uint32_t order,
+                                           uint32_t physics,
+                                           uint32_t is_msbar,
+                                           const double *sums,
+                                           size_t count,
+                                           uint32_t nf,
+                                           double l,
+                                           double *out_re,
+                                           double *out_im);
+
+/**
  * Checks an N3LO choice: EKORE_OK, or EKORE_ERR_NULL, or EKORE_ERR_VARIATION
  * when use_fhmruvv is neither 0 nor 1. Variation entries beyond eko's ranges
  * are accepted and computed as eko computes them, as the central value

@@ -41,6 +41,8 @@ BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
 #: solve's `physics` (theory.physics): eko's approximations, or the exact g3(N) and the
 #: exact NNLO anomalous dimensions (docs/physics.md §12.9, §12.11)
 PHYSICS = {"eko": 0, "exact": 1}
+#: theory_card.heavy.masses_scheme (theory.masses_scheme, EKOC_MASSES_*; docs/physics.md §17)
+MASSES_SCHEMES = {"pole": 0, "msbar": 1}
 
 THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "matching_order"}
 OPERATOR_FIELDS = {"init", "mugrid", "xgrid", "configs", "debug", "eko_version"}
@@ -78,6 +80,8 @@ class Setup:
     # refuses the same values (EKOC_ERR_UNSUPPORTED) when handed them directly
     qed_order: int = 0
     alphaem: float | None = None  # None: the library's default (eko's)
+    masses_scheme: int = 0  # EKOC_MASSES_POLE / _MSBAR
+    mass_scales: tuple = ()  # MSbar: mu_h (GeV) of masses[h] = m_h(mu_h); pole: ()
     em_running: int = 0
     polarized: int = 0
     time_like: int = 0
@@ -190,18 +194,21 @@ def _theory(th: Mapping) -> dict:
     F.unknown(heavy, {"masses", "masses_scheme", "matching_ratios"}, "theory_card.heavy")
     scheme_raw = F.string(F.need(heavy, "masses_scheme", "theory_card.heavy"), "theory_card.heavy.masses_scheme")
     scheme = scheme_raw.lower()
-    if scheme == "msbar":
-        _unsupported("theory_card.heavy.masses_scheme", scheme_raw, "MSbar heavy-quark masses")
-    if scheme != "pole":
+    if scheme not in ("pole", "msbar"):
         _fail("theory_card.heavy.masses_scheme", scheme_raw, "is neither 'pole' nor 'msbar'")
     masses_raw = F.sequence(F.need(heavy, "masses", "theory_card.heavy"), "theory_card.heavy.masses", 3)
-    masses = []
+    masses, scales = [], []
     for h, m in enumerate(masses_raw):
-        if isinstance(m, (list, tuple)):  # eko: [mass, scale at which it is given]
+        pair = isinstance(m, (list, tuple))  # eko: [mass, scale at which it is given]
+        if pair:
             F.sequence(m, f"theory_card.heavy.masses[{h}]", allow_empty=False)
-            masses.append(F.number(m[0], f"theory_card.heavy.masses[{h}][0]"))
-        else:
-            masses.append(F.number(m, f"theory_card.heavy.masses[{h}]"))
+        if scheme == "msbar" and not (pair and len(m) == 2):
+            _fail(f"theory_card.heavy.masses[{h}]", m, "an MSbar mass is a pair [m(mu), mu] (GeV)")
+        masses.append(F.number(m[0] if pair else m, f"theory_card.heavy.masses[{h}]" + ("[0]" if pair else "")))
+        if scheme == "msbar":  # m(mu) given at mu (eko's QuarkMassRef [value, scale])
+            scales.append(F.number(m[1], f"theory_card.heavy.masses[{h}][1]"))
+            if not (math.isfinite(scales[-1]) and scales[-1] > 0.0):
+                _fail(f"theory_card.heavy.masses[{h}][1]", m[1], "the scale of an MSbar mass must be finite and > 0")
     ratios_raw = F.sequence(F.need(heavy, "matching_ratios", "theory_card.heavy"),
                             "theory_card.heavy.matching_ratios", 3)
     ratios = [F.number(k, f"theory_card.heavy.matching_ratios[{h}]") for h, k in enumerate(ratios_raw)]
@@ -219,7 +226,8 @@ def _theory(th: Mapping) -> dict:
     if th.get("use_fhmruvv") is not None:
         use_fhmruvv = int(F.flag(th["use_fhmruvv"], "theory_card.use_fhmruvv"))
     return dict(order=qcd, alphas=alphas, mu2_ref=mu2_ref, nf_ref=nf_ref, masses=tuple(masses),
-                matching_ratios=tuple(ratios), xif=xif, matching_order=matching_order, qed_order=qed,
+                masses_scheme=MASSES_SCHEMES[scheme], mass_scales=tuple(scales), matching_ratios=tuple(ratios),
+                xif=xif, matching_order=matching_order, qed_order=qed,
                 alphaem=alphaem, em_running=em_running, n3lo_ad_variation=n3lo_var, use_fhmruvv=use_fhmruvv)
 
 
@@ -483,7 +491,8 @@ COMPARED = [
     ("matching_order", "theory_card.matching_order[0]"), ("alphas", "theory_card.couplings.alphas"),
     ("mu2_ref", "theory_card.couplings.ref[0]"), ("nf_ref", "theory_card.couplings.ref[1]"),
     ("alphaem", "theory_card.couplings.alphaem"), ("em_running", "theory_card.couplings.em_running"),
-    ("masses", "theory_card.heavy.masses"), ("matching_ratios", "theory_card.heavy.matching_ratios"),
+    ("masses", "theory_card.heavy.masses"), ("masses_scheme", "theory_card.heavy.masses_scheme"),
+    ("mass_scales", "theory_card.heavy.masses"), ("matching_ratios", "theory_card.heavy.matching_ratios"),
     ("xif", "theory_card.xif"), ("sv_mode", "operator_card.configs.scvar_method"),
     ("mu2_0", "operator_card.init[0]"), ("nf0", "operator_card.init[1]"), ("targets", "operator_card.mugrid"),
     ("xgrid", "operator_card.xgrid"), ("degree", "operator_card.configs.interpolation_polynomial_degree"),
@@ -540,6 +549,7 @@ _C_FIELDS = [
     (r"\btheory\.em_running\b", "theory_card.couplings.em_running"),
     (r"\btheory\.mu2_ref\b", "theory_card.couplings.ref[0]"),
     (r"\btheory\.nf_ref\b", "theory_card.couplings.ref[1]"),
+    (r"\btheory\.mass_scales\[(\d)\]", "theory_card.heavy.masses[{0}][1]"),
     (r"\btheory\.masses\[(\d)\]", "theory_card.heavy.masses[{0}][0]"),
     (r"\bmasses2\[(\d)\]", "theory_card.heavy.masses[{0}][0]"),
     (r"\btheory\.masses\b", "theory_card.heavy.masses"),

@@ -104,6 +104,8 @@ def _matching_scales(theory_card) -> list[float]:
         raise EkocFieldError("theory_card.heavy", heavy, "is needed to place the targets' nf (masses and "
                              "matching_ratios)")
     masses, ratios = heavy.get("masses"), heavy.get("matching_ratios")
+    if str(heavy.get("masses_scheme", "pole")).lower() == "msbar":  # the thresholds are m(m)
+        masses = _msbar_threshold_masses(raw)
     out = []
     for h in range(3):
         mass = masses[h][0] if isinstance(masses[h], (list, tuple)) else masses[h]
@@ -111,6 +113,19 @@ def _matching_scales(theory_card) -> list[float]:
         if math.isfinite(ratio):
             out.append((ratio * float(mass)) ** 2)
     return out
+
+
+def _msbar_threshold_masses(theory_raw) -> tuple:
+    """m_h(m_h) of an MSbar theory card (ekoc_theory_masses with the exact
+    coupling of eko's default iterate-exact)."""
+    import types
+
+    from . import _cards
+    from ._solve import threshold_masses
+
+    fields = _cards._theory(_cards.theory_dict(theory_raw))
+    return threshold_masses(types.SimpleNamespace(**fields, polarized=0, time_like=0,
+                                                  method=_cards.METHODS["iterate-exact"]))
 
 
 def pdf_array(pdfs, xgrid: np.ndarray, mu2_0: float, where: str = "pdfs") -> np.ndarray:

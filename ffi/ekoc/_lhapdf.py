@@ -135,8 +135,12 @@ def _alphas(setup, points) -> list[float]:
     cfg.order = setup.order
     cfg.mode = 0 if setup.method_name in _EXACT_COUPLING_METHODS else 1
     cfg.alphas_ref, cfg.mu2_ref, cfg.nf_ref = setup.alphas, setup.mu2_ref, setup.nf_ref
+    from ._solve import threshold_masses
+
+    masses = threshold_masses(setup) if setup.masses_scheme else setup.masses
+    cfg.masses_scheme = setup.masses_scheme
     for h in range(3):
-        cfg.masses2[h] = setup.masses[h] ** 2
+        cfg.masses2[h] = masses[h] ** 2
         cfg.thresholds_ratio2[h] = setup.matching_ratios[h] ** 2
     cfg.max_nf = 6
     handle = ffi.new("ekoc_couplings **")

@@ -70,7 +70,7 @@ typedef struct ekoc_nspace_config {
   double qed_log_step;
   const double *qed_couplings;
   int32_t physics;
-  int32_t physics_reserved;
+  int32_t mass_scheme;
 } ekoc_nspace_config;
 int ekoc_beta(int32_t nf, double *beta_out4);
 int ekoc_nspace_evaluate(const ekoc_nspace_config *cfg, double n_re, double n_im, double *out_re, double *out_im,
@@ -136,6 +136,9 @@ typedef struct ekoc_theory {
   int32_t use_fhmruvv;
   int32_t reserved_0_2_padding;
   int32_t physics;
+  int32_t reserved_0_3_padding;
+  double mass_scales[3];
+  int32_t masses_scheme;
 } ekoc_theory;
 
 typedef struct ekoc_nspace_cache ekoc_nspace_cache;
@@ -173,6 +176,7 @@ typedef struct ekoc_request {
 } ekoc_request;
 
 int ekoc_theory_init(ekoc_theory *theory, size_t struct_size);
+int ekoc_theory_masses(const ekoc_theory *theory, int32_t method, double masses_out[3]);
 int ekoc_request_init(ekoc_request *request, size_t struct_size);
 int ekoc_request_estimate_bytes(const ekoc_theory *theory, const ekoc_request *request, size_t *bytes);
 size_t ekoc_theory_sizeof(void);
@@ -208,9 +212,15 @@ typedef struct ekoc_couplings_config {
   int32_t qed_order;
   double alphaem_ref;
   int32_t em_running;
+  int32_t masses_scheme;
 } ekoc_couplings_config;
 void ekoc_couplings_config_default(ekoc_couplings_config *cfg);
 size_t ekoc_couplings_config_sizeof(void);
+int ekoc_msbar_kernel(int32_t order, int32_t mode, int32_t nf, double a0, double a1, double *ker_out);
+int ekoc_msbar_evolve(const ekoc_couplings *c, double xif2, double m2_ref, double q2m_ref, int32_t nf_ref,
+                      double q2_to, int32_t nf_to, double *m2_out);
+int ekoc_msbar_masses(const ekoc_couplings_config *cfg, const double m_ref[3], const double mu_ref[3], double xif2,
+                      double masses2_out[3]);
 int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out);
 void ekoc_couplings_free(ekoc_couplings *c);
 int ekoc_couplings_a_s(const ekoc_couplings *c, double mu2, int32_t nf_to, double *a_s_out);
@@ -228,6 +238,8 @@ int32_t ekore_gamma_ns_batch(uint32_t order, uint32_t mode, const double *n_re, 
 int32_t ekore_ome_ns(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re, double *out_im);
 int32_t ekore_ome_singlet(uint32_t order, double n_re, double n_im, uint32_t nf, double l, double *out_re,
                           double *out_im);
+int32_t ekore_ome_singlet_msbar(uint32_t order, uint32_t physics, uint32_t is_msbar, double n_re, double n_im,
+                                uint32_t nf, double l, double *out_re, double *out_im);
 typedef struct ekore_n3lo {
   uint32_t variation[7];
   uint32_t use_fhmruvv;

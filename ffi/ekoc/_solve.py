@@ -377,8 +377,17 @@ def _progress_trampoline(data, done, total):
     return ffi.from_handle(data)._call(done, total)
 
 
-def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progress: _Progress | None,
-             physics: str = "eko"):
+def threshold_masses(setup: _cards.Setup) -> tuple:
+    """The threshold masses of c, b, t (GeV) ekoc uses for `setup`: the pole
+    masses, or the MSbar m(m) (ekoc_theory_masses, eko's msbar_masses.compute)."""
+    lib = load()
+    out = ffi.new("double[3]")
+    check(lib.ekoc_theory_masses(_theory(setup), setup.method, out), "ekoc_theory_masses")
+    return tuple(out)
+
+
+def _theory(setup: _cards.Setup, physics: str = "eko"):
+    """The ekoc_theory of `setup`."""
     lib = load()
     th = ffi.new("ekoc_theory *")
     lib.ekoc_theory_init(th, ffi.sizeof("ekoc_theory"))
@@ -401,6 +410,16 @@ def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progr
         th.n3lo_ad_variation[i] = v
     th.use_fhmruvv = setup.use_fhmruvv
     th.physics = _cards.PHYSICS[F.choice(physics, "physics", list(_cards.PHYSICS))]
+    th.masses_scheme = setup.masses_scheme
+    for h, mu in enumerate(setup.mass_scales):
+        th.mass_scales[h] = mu
+    return th
+
+
+def _request(setup: _cards.Setup, backend: str, options: dict, keep: list, progress: _Progress | None,
+             physics: str = "eko"):
+    lib = load()
+    th = _theory(setup, physics)
     rq = ffi.new("ekoc_request *")
     lib.ekoc_request_init(rq, ffi.sizeof("ekoc_request"))
     distinct, _ = _distinct_targets(setup)

@@ -98,6 +98,16 @@ def _qed(order, qed, *, em_running=True, xif=1.0):
     return th
 
 
+def _msbar(order, xif=1.0):
+    """MSbar masses as eko takes them, [m(mu_ref), mu_ref]: m_c(10) = 0.95,
+    m_b(10) = 3.6, m_t(100) = 165 (alpha_s given with nf = 5 at 91.2 GeV; eko's
+    msbar_masses.compute puts m(m) at about 1.43, 4.14, 158.9 GeV at NNLO)."""
+    th = _theory(order, xif=xif)
+    th["heavy"]["masses"] = [[0.95, 10.0], [3.6, 10.0], [165.0, 100.0]]
+    th["heavy"]["masses_scheme"] = "msbar"
+    return th
+
+
 def _axis(operator, *, polarized=False, time_like=False):
     """An operator card of eko's polarized or time-like evolution."""
     operator["configs"]["polarized"] = polarized
@@ -171,6 +181,17 @@ CARDS = {
     "tl_nnlo_backward": (_theory(3), _axis(_operator((10.0, 5), [(2.0, 4)], inversion="expanded",
                                                      method="perturbative-exact"), time_like=True),
                          "time-like NNLO, perturbative-exact, downward across b, expanded backward matching"),
+    "msbar_nnlo_vfns": (_msbar(3), _operator((1.2, 3), [(10.0, 5), (200.0, 6)]),
+                        "NNLO, MSbar masses, VFNS up across the c, b and t thresholds, iterate-exact"),
+    "msbar_nnlo_backward": (_msbar(3), _operator((10.0, 5), [(1.2, 3)], inversion="exact"),
+                            "NNLO, MSbar masses, downward across the b and c thresholds, exact backward matching"),
+    "msbar_nlo_expanded": (_msbar(2), _operator((1.2, 3), [(10.0, 5)], method="truncated"),
+                           "NLO, MSbar masses (expanded running: truncated solution), VFNS up across c and b"),
+    "msbar_nlo_sv_exponentiated": (_msbar(2, xif=SQRT2), _operator((1.2, 3), [(10.0, 5)], scvar="exponentiated"),
+                                   "NLO, MSbar masses (m(m) with xif^2), xif=sqrt2 exponentiated, up across c and b"),
+    "msbar_nnlo_sv_expanded": (_msbar(3, xif=1.0 / SQRT2), _operator((10.0, 5), [(1.2, 3)], method="truncated",
+                                                                     scvar="expanded", inversion="expanded"),
+                               "NNLO, MSbar masses, xif=1/sqrt2 expanded, truncated, down across b and c"),
 }
 
 

@@ -23,8 +23,29 @@ import cards
 HERE = pathlib.Path(__file__).resolve().parent
 
 
+def _msbar_numpy2_shim():
+    """eko 0.15.7's msbar_masses.solve hands scipy's fsolve a function that
+    feeds its 1-element array argument to float() (couplings cache key) and
+    then calls float() on fsolve's 1-element result: both raise under numpy 2.
+    This wraps fsolve so eko's function sees a Python float and eko's float()
+    gets a 0-d array: the same numbers, nothing of eko's algorithm changed."""
+    import types
+
+    import numpy as np
+    from eko import msbar_masses
+    from scipy import optimize
+
+    def fsolve(func, x0, args=()):
+        res = optimize.fsolve(lambda x, *a: func(float(np.ravel(x)[0]), *a), x0, args=args)
+        return np.asarray(np.ravel(res)[0])
+
+    msbar_masses.optimize = types.SimpleNamespace(fsolve=fsolve)
+
+
 def run(name, out_dir):
     import eko
+
+    _msbar_numpy2_shim()
 
     th, op = cards.card(name)
     tc = eko.TheoryCard.from_dict(th)

@@ -145,11 +145,11 @@ def test_fallback_to_eko_names_the_reason(tmp_path, hook, caplog):
     calls = []
     patched = _accel._make_solve(lambda t, o, p: calls.append(p))
     th, op = cards.card("lo_ffns")
-    th["heavy"]["masses_scheme"] = "msbar"  # not computed by ekoc
+    op["debug"]["skip_singlet"] = True  # not computed by ekoc
     patched(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(op), tmp_path / "x.tar")
     assert calls == [tmp_path / "x.tar"]
     msg = [r.getMessage() for r in caplog.records if "eko computes" in r.getMessage()]
-    assert msg and "masses_scheme" in msg[-1]
+    assert msg and "skip_singlet" in msg[-1]
     # EKOC_ACCEL=0 switches ekoc off
     os.environ["EKOC_ACCEL"] = "0"
     try:

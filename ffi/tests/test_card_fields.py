@@ -39,7 +39,7 @@ FIELDS = [
     ("th", ("heavy", "masses"), [None, 5, [], [1.5, 4.9], "m", [[], [4.5], [175.0]]]),
     ("th", ("heavy", "masses", 0), NUMBER_EDGES),
     ("th", ("heavy", "masses", 1, 0), NUMBER_EDGES),
-    ("th", ("heavy", "masses_scheme"), [None, 5, "MSbar", "running", []]),
+    ("th", ("heavy", "masses_scheme"), [None, 5, "MS-bar", "running", []]),
     ("th", ("heavy", "matching_ratios"), [None, 5, [], [1.0, 1.0], "r"]),
     ("th", ("heavy", "matching_ratios", 0), NUMBER_EDGES),
     ("th", ("xif",), NUMBER_EDGES + [1e300, 1e-300]),

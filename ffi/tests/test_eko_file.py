@@ -55,6 +55,10 @@ def _assert_file_matches(path, sol, alphas):
 
 @pytest.mark.parametrize("name", sorted(cards.CARDS))
 def test_eko_reads_every_file_ekoc_writes(name, tmp_path, eko_tmp):
+    if "msbar" in name:  # eko's reader computes m(m): its numpy-2 fix (gen_eko_reference.py)
+        from gen_eko_reference import _msbar_numpy2_shim
+
+        _msbar_numpy2_shim()
     sol, th, op = _solve(name)
     path = tmp_path / "out" / f"{name}.tar"
     path.parent.mkdir()

@@ -85,7 +85,9 @@ def test_omes(order):
     for nf in (3, 4, 5):
         for L in (0.0, -1.4, 2.3):
             for n in _points(order * 31 + nf, 3):
-                _close(sl.A_singlet((order, 0), n, nf, L, False), eko_ome.A_singlet((order, 0), n, nf, L, False))
+                for is_msbar in (False, True):  # MSbar masses: eko's extra terms in A^(2)_gg, A^(2)_Hg
+                    _close(sl.A_singlet((order, 0), n, nf, L, is_msbar),
+                           eko_ome.A_singlet((order, 0), n, nf, L, is_msbar))
                 _close(sl.A_non_singlet((order, 0), n, nf, L), eko_ome.A_non_singlet((order, 0), n, nf, L))
 
 
@@ -118,5 +120,7 @@ def test_refusals_name_the_argument():
         sl.gamma_singlet((4, 0), 2.5 + 1j, 4, (0, 0, -1, 0, 0, 0, 0), False)
     with pytest.raises(ekoc.EkocFieldError, match="n3lo_ad_variation"):
         sl.gamma_ns((4, 0), 10101, 2.5, 4, (0, 0, 0))
-    with pytest.raises(NotImplementedError, match="is_msbar"):
-        ekore.operator_matrix_elements.unpolarized.space_like.A_singlet((2, 0), 2.5, 4, 0.0, True)
+    # is_msbar is computed now (test_omes); it moves A^(2) only
+    a = ekore.operator_matrix_elements.unpolarized.space_like.A_singlet((3, 0), 2.5, 4, 0.3, True)
+    b = ekore.operator_matrix_elements.unpolarized.space_like.A_singlet((3, 0), 2.5, 4, 0.3, False)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[2], b[2]) and not np.array_equal(a[1], b[1])

@@ -24,7 +24,6 @@ def _cards(name="lo_ffns"):
         (lambda th, op: (th.update(order=[2, 1]), op["configs"].update(evolution_method="truncated")),
          "operator_card.configs.evolution_method"),  # QED: iterate-exact only, as eko
         (lambda th, op: th.update(matching_order=[0, 1]), "theory_card.matching_order[1]"),
-        (lambda th, op: th["heavy"].update(masses_scheme="msbar"), "theory_card.heavy.masses_scheme"),
         (lambda th, op: op["configs"].update(polarized=True, time_like=True), "operator_card.configs.time_like"),
         (lambda th, op: (op["configs"].update(polarized=True), th.update(order=[4, 0])), "theory_card.order[0]"),
         (lambda th, op: op["debug"].update(skip_singlet=True), "operator_card.debug.skip_singlet"),

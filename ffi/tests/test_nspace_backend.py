@@ -73,7 +73,8 @@ def test_one_segment_entries_agree_with_batch():
 
 
 @pytest.mark.parametrize("name", ["nnlo_vfns", "nlo_sv_exponentiated", "nnlo_sv_expanded", "n3lo_vfns",
-                                  "pol_nlo_vfns", "tl_nnlo_vfns", "n3lo_backward_expanded"])
+                                  "pol_nlo_vfns", "tl_nnlo_vfns", "n3lo_backward_expanded", "msbar_nnlo_vfns",
+                                  "msbar_nnlo_backward"])
 def test_matched_paths_agree_with_batch(name):
     """Evolved toy PDFs (u, d, g, s, c) of both backends on a 60-point grid,
     degree 5: within 1e-4 where above 1e-3 of their largest value for the

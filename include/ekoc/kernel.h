@@ -67,7 +67,10 @@ typedef struct ekoc_nspace_config {
   /* 0.3 appended these (every family) */
   int32_t physics;          /* EKOC_PHYSICS_EKO (0, eko's approximations) or EKOC_PHYSICS_EXACT
                                (docs/physics.md §12.9) */
-  int32_t physics_reserved; /* 0; keeps the struct free of padding (it is compared bytewise) */
+  int32_t mass_scheme;      /* (matching) EKOC_MASSES_POLE (0) or EKOC_MASSES_MSBAR (1): the singlet
+                               O(a_s^2) OME gains eko's MSbar-mass terms (unpolarized space-like
+                               only, as eko; ekore_ome_singlet_msbar); 0 for evolution; was the
+                               padding field physics_reserved (same place and size) */
 } ekoc_nspace_config;
 
 /* Fills beta_0..beta_3 for nf flavours (eko's normalisation, a_s = alpha_s/(4 pi)). */

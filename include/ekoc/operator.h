@@ -71,6 +71,15 @@ typedef struct ekoc_theory {
                                    built against it may leave unset, so that physics lies beyond them */
   int32_t physics; /* EKOC_PHYSICS_EKO (default, eko's approximations) or EKOC_PHYSICS_EXACT
                       (docs/physics.md §12.9) */
+  /* appended after 0.3: MSbar heavy-quark masses (docs/physics.md §17) */
+  int32_t reserved_0_3_padding; /* never read: 0.3's tail padding, which its callers may leave unset */
+  double mass_scales[3];        /* MSbar: mu_h in GeV at which masses[h] = m_h(mu_h) is given (eko's
+                                   [m, mu] pairs; mu_h = masses[h] means m(m) itself); pole: not read */
+  int32_t masses_scheme;        /* EKOC_MASSES_POLE (default: masses are the pole masses, the
+                                   thresholds) or EKOC_MASSES_MSBAR (eko's "msbar": the thresholds are
+                                   m_h(m_h) as eko's msbar_masses.compute finds them, a_s decouples
+                                   with eko's MSbar coefficients, the O(a_s^2) OMEs gain eko's MSbar
+                                   terms); ekoc_theory_masses gives the threshold masses */
 } ekoc_theory;
 
 /* N-space values the batch backend can keep from one computation to the next
@@ -155,6 +164,16 @@ typedef struct ekoc_request {
  * (nothing written). */
 int ekoc_theory_init(ekoc_theory *theory, size_t struct_size);
 int ekoc_request_init(ekoc_request *request, size_t struct_size);
+
+/* The threshold masses of c, b, t in GeV the computation uses for
+ * `theory` (checked as ekoc_compute checks it) with the coupling of the
+ * solution method `method` (EKOC_METHOD_*: the *-exact ones run a_s
+ * exactly, the others expanded, as eko): the pole masses as given, or with
+ * masses_scheme EKOC_MASSES_MSBAR the m_h(m_h) of ekoc_msbar_masses (eko's
+ * msbar_masses.compute with xif^2). Errors (masses_out untouched): those of
+ * the theory's validation (EKOC_ERR_INVALID_METHOD for `method`) and of
+ * ekoc_msbar_masses, naming theory.masses[h]. */
+int ekoc_theory_masses(const ekoc_theory *theory, int32_t method, double masses_out[3]);
 
 /* sizeof the public structs in this library (for bindings that mirror them). */
 size_t ekoc_theory_sizeof(void);

@@ -162,11 +162,12 @@ static int matching_towers_from_sums(const ekoc_nspace_cfg *cfg, size_t count, c
                                      ekoc_complex *tower) {
   int ns = cfg->family == EKOC_FAMILY_NS;
   uint32_t order = (uint32_t)cfg->order, nf = (uint32_t)cfg->nf, physics = (uint32_t)cfg->physics;
+  uint32_t msbar = (uint32_t)cfg->mass_scheme;
   size_t len = (size_t)ekoc_nspace_tower_len(cfg), p;
   int32_t rc = ns ? ekore_ome_ns_batch_sums_physics(order, physics, sums, count, nf, cfg->ome_log, re, im)
-                  : ekore_ome_singlet_batch_sums_physics(order, physics, sums, count, nf, cfg->ome_log, re, im);
+                  : ekore_ome_singlet_batch_sums_msbar(order, physics, msbar, sums, count, nf, cfg->ome_log, re, im);
   if (rc != 0)
-    return ekore_failure(rc, ns ? "ekore_ome_ns_batch_sums_physics" : "ekore_ome_singlet_batch_sums_physics", count,
+    return ekore_failure(rc, ns ? "ekore_ome_ns_batch_sums_physics" : "ekore_ome_singlet_batch_sums_msbar", count,
                          n_re, n_im);
   for (p = 0; p < count * len; ++p) tower[p] = c_make(re[p], im[p]);
   return EKOC_OK;
@@ -223,13 +224,13 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
   if (cfg->kind == EKOC_KIND_EVOLUTION) {
     return evolution_towers(cfg, count, n_re, n_im, NULL, re, im, tower);
   } else {
-    uint32_t physics = (uint32_t)cfg->physics, nf = (uint32_t)cfg->nf;
+    uint32_t physics = (uint32_t)cfg->physics, nf = (uint32_t)cfg->nf, msbar = (uint32_t)cfg->mass_scheme;
     int ns = cfg->family == EKOC_FAMILY_NS;
     for (p = 0; p < count; ++p) {
       rc = ns ? ekore_ome_ns_physics((uint32_t)order, physics, n_re[p], n_im[p], nf, cfg->ome_log, re, im)
-              : ekore_ome_singlet_physics((uint32_t)order, physics, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
+              : ekore_ome_singlet_msbar((uint32_t)order, physics, msbar, n_re[p], n_im[p], nf, cfg->ome_log, re, im);
       if (rc != 0)
-        return ekore_failure(rc, ns ? "ekore_ome_ns_physics" : "ekore_ome_singlet_physics", 1, n_re + p, n_im + p);
+        return ekore_failure(rc, ns ? "ekore_ome_ns_physics" : "ekore_ome_singlet_msbar", 1, n_re + p, n_im + p);
       for (i = 0; i < len; ++i) tower[p * len + i] = c_make(re[i], im[i]);
     }
   }
@@ -386,6 +387,9 @@ int ekoc_nspace_cfg_check(const ekoc_nspace_cfg *cfg) {
   if (cfg->physics != EKOC_PHYSICS_EKO && cfg->physics != EKOC_PHYSICS_EXACT)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
                       "physics=%d is neither EKOC_PHYSICS_EKO (0) nor EKOC_PHYSICS_EXACT (1)", (int)cfg->physics);
+  if (cfg->mass_scheme != EKOC_MASSES_POLE && cfg->mass_scheme != EKOC_MASSES_MSBAR)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "mass_scheme=%d is neither EKOC_MASSES_POLE (0) nor EKOC_MASSES_MSBAR (1)", (int)cfg->mass_scheme);
   if (cfg->sv_mode < EKOC_SV_NONE || cfg->sv_mode > EKOC_SV_EXPANDED)
     return ekoc_error(EKOC_ERR_INVALID_MODE, "sv_mode=%d is not an EKOC_SV_*", (int)cfg->sv_mode);
   if (!isfinite(cfg->sv_log) || !isfinite(cfg->a0) || !isfinite(cfg->a1) || !isfinite(cfg->ome_log))

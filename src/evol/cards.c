@@ -41,6 +41,8 @@ static void theory_defaults(ekoc_theory *t) {
   t->time_like = 0;
   t->use_fhmruvv = 1; /* eko's TheoryCard default; n3lo_ad_variation stays all 0 (central) */
   t->physics = EKOC_PHYSICS_EKO;
+  t->masses_scheme = EKOC_MASSES_POLE;
+  for (int h = 0; h < 3; ++h) t->mass_scales[h] = t->masses[h]; /* (read with MSbar masses only) */
 }
 
 static void request_defaults(ekoc_request *r) {
@@ -101,6 +103,14 @@ int ekoc_request_init(ekoc_request *r, size_t struct_size) {
 
 /* The caller's structs in this library's layout: its first struct_size
  * bytes, the defaults after them. */
+int ekoc_cards_upgrade_theory(const ekoc_theory *th, ekoc_theory *th_full) {
+  int rc = check_struct_size("ekoc_theory", th->struct_size, THEORY_SIZE_V1, sizeof *th_full);
+  if (rc != EKOC_OK) return rc;
+  theory_defaults(th_full);
+  memcpy(th_full, th, th->struct_size);
+  return EKOC_OK;
+}
+
 int ekoc_cards_upgrade(const ekoc_theory *th, const ekoc_request *rq, ekoc_theory *th_full, ekoc_request *rq_full) {
   int rc = check_struct_size("ekoc_theory", th->struct_size, THEORY_SIZE_V1, sizeof *th_full);
   if (rc == EKOC_OK) rc = check_struct_size("ekoc_request", rq->struct_size, REQUEST_SIZE_V1, sizeof *rq_full);
@@ -189,7 +199,17 @@ static int check_theory(const ekoc_theory *t) {
       return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS, "theory.matching_ratios[%d]=%g must be >= 0 (inf allowed)", h,
                         t->matching_ratios[h]);
   }
-  if (!(t->masses[0] <= t->masses[1] && t->masses[1] <= t->masses[2]))
+  if (t->masses_scheme != EKOC_MASSES_POLE && t->masses_scheme != EKOC_MASSES_MSBAR)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "theory.masses_scheme=%d is neither EKOC_MASSES_POLE (0) nor EKOC_MASSES_MSBAR (1)",
+                      (int)t->masses_scheme);
+  if (t->masses_scheme == EKOC_MASSES_MSBAR) { /* m(m) found and checked ascending at the start of the work */
+    for (h = 0; h < 3; ++h)
+      if (!isfinite(t->mass_scales[h]) || t->mass_scales[h] <= 0.0)
+        return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS,
+                          "theory.mass_scales[%d]=%g (the scale of the MSbar mass theory.masses[%d]) must be finite "
+                          "and > 0", h, t->mass_scales[h], h);
+  } else if (!(t->masses[0] <= t->masses[1] && t->masses[1] <= t->masses[2]))
     return ekoc_error(EKOC_ERR_INVALID_THRESHOLDS, "theory.masses=(%g, %g, %g) are not ascending", t->masses[0],
                       t->masses[1], t->masses[2]);
   if (!isfinite(t->xif) || t->xif <= 0.0)
@@ -308,6 +328,8 @@ static int check_request_quadrature(const ekoc_request *r) {
                       (int)r->batch_panels, (int)r->batch_points);
   return EKOC_OK;
 }
+
+int ekoc_cards_check_theory(const ekoc_theory *th) { return check_theory(th); }
 
 int ekoc_cards_check(const ekoc_theory *th, const ekoc_request *rq) {
   int rc = check_theory(th);

@@ -13,6 +13,10 @@
  * a layout this library knows. */
 int ekoc_cards_upgrade(const ekoc_theory *th, const ekoc_request *rq, ekoc_theory *th_full, ekoc_request *rq_full);
 
+/* The theory part of ekoc_cards_upgrade / ekoc_cards_check. */
+int ekoc_cards_upgrade_theory(const ekoc_theory *th, ekoc_theory *th_full);
+int ekoc_cards_check_theory(const ekoc_theory *th);
+
 /* The theory, then the request against it: EKOC_OK, or the error of the
  * first field out of range (the message names it). */
 int ekoc_cards_check(const ekoc_theory *th, const ekoc_request *rq);

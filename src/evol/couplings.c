@@ -207,13 +207,23 @@ int ekoc_couplings_run(int32_t order, int32_t mode, int32_t nf, double a0, doubl
 /* ---- decoupling --------------------------------------------------------------- */
 
 double ekoc_couplings_matching_factor(int32_t order, int up, int32_t nf_light, double a, double L) {
+  return ekoc_couplings_matching_factor_scheme(order, up, nf_light, a, L, EKOC_MASSES_POLE);
+}
+
+double ekoc_couplings_matching_factor_scheme(int32_t order, int up, int32_t nf_light, double a, double L,
+                                             int32_t masses_scheme) {
   /* [PEG] eq. 2.43 and the O(a_s^3) terms eko uses, pole masses (eko
    * compute_matching_coeffs_up, T_R = 1/2); the a_s^3 constant depends on the
-   * light n_f */
+   * light n_f. With MSbar masses eko takes the O(a_s^2) constant and log and
+   * the O(a_s^3) terms from the inverse of [Schroder:2005hy] eq. 3.1 (eko's
+   * numbers; c_{1,1}, c_{2,2}, c_{3,3} are the same in both schemes). */
   const double nf = (double)nf_light;
-  const double c11 = 4.0 / 3.0 * EKOC_TR, c20 = 14.0 / 3.0, c21 = 38.0 / 3.0, c22 = 4.0 / 9.0;
-  const double c30 = 340.729 - 16.7981 * nf, c31 = 8941.0 / 27.0 - 409.0 / 27.0 * nf, c32 = 511.0 / 9.0,
-               c33 = 8.0 / 27.0;
+  const int msbar = masses_scheme == EKOC_MASSES_MSBAR;
+  const double c11 = 4.0 / 3.0 * EKOC_TR, c22 = 4.0 / 9.0, c33 = 8.0 / 27.0;
+  const double c20 = msbar ? -22.0 / 9.0 : 14.0 / 3.0, c21 = msbar ? 22.0 / 3.0 : 38.0 / 3.0;
+  const double c30 = msbar ? -62.2116 + 5.4177 * nf : 340.729 - 16.7981 * nf;
+  const double c31 = msbar ? 365.0 / 3.0 - 67.0 / 9.0 * nf : 8941.0 / 27.0 - 409.0 / 27.0 * nf;
+  const double c32 = msbar ? 109.0 / 3.0 + 16.0 / 9.0 * nf : 511.0 / 9.0;
   double c[4][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, c11, 0.0, 0.0}, {c20, c21, c22, 0.0}, {c30, c31, c32, c33}};
   if (!up) { /* the perturbative inverse (eko invert_matching_coeffs) */
     c[1][1] = -c11;
@@ -251,6 +261,7 @@ void ekoc_couplings_config_default(ekoc_couplings_config *cfg) {
   cfg->qed_order = 0;
   cfg->alphaem_ref = 0.007496252; /* eko's default alpha_em */
   cfg->em_running = 0;
+  cfg->masses_scheme = EKOC_MASSES_POLE;
 }
 
 size_t ekoc_couplings_config_sizeof(void) { return sizeof(ekoc_couplings_config); }
@@ -288,6 +299,10 @@ int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
   if (cfg->em_running != 0 && cfg->em_running != 1)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "ekoc_couplings_new: em_running = %d, want 0 or 1",
                       (int)cfg->em_running);
+  if (cfg->masses_scheme != EKOC_MASSES_POLE && cfg->masses_scheme != EKOC_MASSES_MSBAR)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "ekoc_couplings_new: masses_scheme = %d, want EKOC_MASSES_POLE (0) or EKOC_MASSES_MSBAR (1)",
+                      (int)cfg->masses_scheme);
   for (int h = 0; h < 3; ++h) {
     double m2 = cfg->masses2[h], k2 = cfg->thresholds_ratio2[h];
     if (!(isfinite(m2) && m2 > 0.0))
@@ -328,6 +343,8 @@ int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
 }
 
 void ekoc_couplings_free(ekoc_couplings *c) { free(c); }
+
+const ekoc_couplings_config *ekoc_couplings_cfg(const ekoc_couplings *c) { return &c->cfg; }
 
 /* eko's nf_default: 3 + #{walls <= mu2} (np.digitize on [0, walls..., inf]). */
 static int32_t natural_nf(const ekoc_couplings *c, double mu2) {
@@ -410,7 +427,8 @@ static int couplings_walk(const ekoc_couplings *c, double mu2, int32_t nf_to, do
     rc = qed ? run_segment_qed(c, nf, a, scale, wall) : run_segment(c, nf, a[0], scale, wall, &a[0]);
     if (rc != EKOC_OK) return rc;
     /* the decoupling acts on a_s only; a_em is continuous */
-    a[0] *= ekoc_couplings_matching_factor(c->cfg.order, up, up ? nf : nf - 1, a[0], c->log_ratio[h]);
+    a[0] *= ekoc_couplings_matching_factor_scheme(c->cfg.order, up, up ? nf : nf - 1, a[0], c->log_ratio[h],
+                                                  c->cfg.masses_scheme);
     scale = wall;
     nf += up ? 1 : -1;
   }

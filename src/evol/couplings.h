@@ -75,4 +75,15 @@ int ekoc_couplings_run_qed(const ekoc_qed_running *q, int32_t nf, int32_t nl, co
  * L = ln(rho k_h^2). order outside 1..4 is treated as 4 (callers validate). */
 double ekoc_couplings_matching_factor(int32_t order, int up, int32_t nf_light, double a, double L);
 
+/* The same factor in the heavy-quark mass scheme masses_scheme
+ * (EKOC_MASSES_POLE: bitwise the one above; EKOC_MASSES_MSBAR: eko's MSBAR
+ * coefficients c_{2,0} = -22/9, c_{2,1} = 22/3, c_{3,0} = -62.2116 + 5.4177 n_f,
+ * c_{3,1} = 365/3 - 67/9 n_f, c_{3,2} = 109/3 + 16/9 n_f, the others and the
+ * inversion as above; eko couplings.compute_matching_coeffs_up). */
+double ekoc_couplings_matching_factor_scheme(int32_t order, int up, int32_t nf_light, double a, double L,
+                                             int32_t masses_scheme);
+
+/* The validated configuration of a coupling object (c not NULL). */
+const ekoc_couplings_config *ekoc_couplings_cfg(const ekoc_couplings *c);
+
 #endif /* EKOC_EVOL_COUPLINGS_H */

@@ -16,7 +16,7 @@ static int same_towers(const ekoc_nspace_cfg *a, const ekoc_nspace_cfg *b) {
   if (a->kind != b->kind || a->family != b->family || a->order != b->order || a->nf != b->nf ||
       a->polarized != b->polarized || a->time_like != b->time_like || a->physics != b->physics)
     return 0;
-  if (a->kind == EKOC_KIND_MATCHING && a->ome_log != b->ome_log) return 0;
+  if (a->kind == EKOC_KIND_MATCHING && (a->ome_log != b->ome_log || a->mass_scheme != b->mass_scheme)) return 0;
   if (a->kind == EKOC_KIND_EVOLUTION && a->order >= 4) {
     for (i = 0; i < 7; ++i)
       if (a->n3lo_ad_variation[i] != b->n3lo_ad_variation[i]) return 0;

@@ -6,6 +6,7 @@
 
 #include "ad/beta.h"
 #include "ad/nspace.h"
+#include "evol/cards.h"
 #include "evol/couplings.h"
 #include "evol/plan.h"
 #include "status.h"
@@ -16,7 +17,6 @@
  * mode, the coupling mode, the matching order, and the walls on mu2 where nf
  * changes. */
 static void setup_fill(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_request *rq) {
-  int h;
   memset(s, 0, sizeof *s);
   s->th = th;
   s->rq = rq;
@@ -25,35 +25,76 @@ static void setup_fill(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_req
   s->coupling_exact = rq->method == EKOC_METHOD_ITERATE_EXACT || rq->method == EKOC_METHOD_DECOMPOSE_EXACT ||
                       rq->method == EKOC_METHOD_PERTURBATIVE_EXACT || rq->method == EKOC_METHOD_ORDERED_EXACT;
   s->matching_order = th->matching_order < 0 ? th->order - 1 : th->matching_order;
-  s->walls[0] = 0.0;
+}
+
+/* The coupling configuration of the theory (masses2 the pole masses as given). */
+static void theory_couplings(const ekoc_theory *th, int coupling_exact, ekoc_couplings_config *cc) {
+  int h;
+  ekoc_couplings_config_default(cc);
+  cc->order = th->order;
+  cc->mode = coupling_exact ? EKOC_COUPLING_EXACT : EKOC_COUPLING_EXPANDED;
+  cc->alphas_ref = th->alphas;
+  cc->mu2_ref = th->mu2_ref;
+  cc->nf_ref = th->nf_ref;
   for (h = 0; h < 3; ++h) {
-    double k = th->matching_ratios[h], m = th->masses[h];
-    s->walls[h + 1] = isinf(k) ? INFINITY : k * k * m * m;
+    cc->masses2[h] = th->masses[h] * th->masses[h];
+    cc->thresholds_ratio2[h] = th->matching_ratios[h] * th->matching_ratios[h];
   }
-  s->walls[4] = INFINITY;
+  cc->max_nf = 6;
+  cc->qed_order = th->qed_order;
+  cc->alphaem_ref = th->alphaem;
+  cc->em_running = th->em_running;
+  cc->masses_scheme = th->masses_scheme;
+}
+
+/* The squared threshold masses: pole masses as given, or eko's MSbar m(m)
+ * (runcards.masses: msbar_masses.compute with xif^2 whatever the scale
+ * variation). */
+static int threshold_masses2(const ekoc_theory *th, int coupling_exact, double masses2[3]) {
+  ekoc_couplings_config cc;
+  int h;
+  theory_couplings(th, coupling_exact, &cc);
+  if (th->masses_scheme == EKOC_MASSES_MSBAR)
+    return ekoc_msbar_masses(&cc, th->masses, th->mass_scales, th->xif * th->xif, masses2);
+  for (h = 0; h < 3; ++h) masses2[h] = cc.masses2[h];
+  return EKOC_OK;
 }
 
 int ekoc_plan_setup_new(ekoc_plan_setup *s, const ekoc_theory *th, const ekoc_request *rq) {
   ekoc_couplings_config cc;
-  int h;
+  int h, rc;
   setup_fill(s, th, rq);
-  /* couplings: thresholds shifted by xif^2 in exponentiated mode (eko's commons.couplings) */
-  ekoc_couplings_config_default(&cc);
-  cc.order = th->order;
-  cc.mode = s->coupling_exact ? EKOC_COUPLING_EXACT : EKOC_COUPLING_EXPANDED;
-  cc.alphas_ref = th->alphas;
-  cc.mu2_ref = th->mu2_ref;
-  cc.nf_ref = th->nf_ref;
+  theory_couplings(th, s->coupling_exact, &cc);
+  rc = threshold_masses2(th, s->coupling_exact, cc.masses2);
+  if (rc != EKOC_OK) return rc;
+  s->walls[0] = 0.0;
   for (h = 0; h < 3; ++h) {
-    cc.masses2[h] = th->masses[h] * th->masses[h];
-    cc.thresholds_ratio2[h] = th->matching_ratios[h] * th->matching_ratios[h];
+    double k = th->matching_ratios[h];
+    s->walls[h + 1] = isinf(k) ? INFINITY : k * k * cc.masses2[h];
   }
+  s->walls[4] = INFINITY;
+  /* couplings: thresholds shifted by xif^2 in exponentiated mode (eko's commons.couplings) */
   cc.threshold_shift = s->sv_mode == EKOC_SV_EXPONENTIATED ? s->xif2 : 1.0;
-  cc.max_nf = 6;
-  cc.qed_order = th->qed_order;
-  cc.alphaem_ref = th->alphaem;
-  cc.em_running = th->em_running;
   return ekoc_couplings_new(&cc, &s->couplings);
+}
+
+int ekoc_theory_masses(const ekoc_theory *theory, int32_t method, double masses_out[3]) {
+  ekoc_theory th;
+  double m2[3];
+  int h, rc;
+  if (!theory) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_theory_masses: theory is NULL");
+  if (!masses_out) return ekoc_error(EKOC_ERR_NULL_POINTER, "ekoc_theory_masses: masses_out is NULL");
+  rc = ekoc_cards_upgrade_theory(theory, &th);
+  if (rc == EKOC_OK) rc = ekoc_cards_check_theory(&th);
+  if (rc != EKOC_OK) return rc;
+  if (method < EKOC_METHOD_ITERATE_EXACT || method > EKOC_METHOD_ORDERED_EXACT)
+    return ekoc_error(EKOC_ERR_INVALID_METHOD, "ekoc_theory_masses: method=%d is not an EKOC_METHOD_*", (int)method);
+  rc = threshold_masses2(&th, method == EKOC_METHOD_ITERATE_EXACT || method == EKOC_METHOD_DECOMPOSE_EXACT ||
+                                  method == EKOC_METHOD_PERTURBATIVE_EXACT || method == EKOC_METHOD_ORDERED_EXACT,
+                         m2);
+  if (rc != EKOC_OK) return rc;
+  for (h = 0; h < 3; ++h) masses_out[h] = sqrt(m2[h]);
+  return EKOC_OK;
 }
 
 void ekoc_plan_setup_free(ekoc_plan_setup *s) {
@@ -246,6 +287,7 @@ static int add_matching(const ekoc_plan_setup *s, ekoc_plan *p, double scale, in
     j.family[fam].order = s->matching_order;
     j.family[fam].a1 = a;
     j.family[fam].ome_log = log(k * k);
+    j.family[fam].mass_scheme = s->th->masses_scheme;
     j.family[fam].matching_method = backward ? s->rq->inversion_method : EKOC_MATCHING_FORWARD;
   }
   idx = find_or_add_job(p, &j);

@@ -37,8 +37,9 @@ struct ekoc_nspace_panels {
 /* The physics choices besides (kind, family, order, nf) a tower depends on:
  * polarized, time_like, and at N3LO evolution the anomalous-dimension choice
  * (n3lo_ad_variation[7], use_fhmruvv), the QED order of a QED family, and
- * where eko approximates (physics); 0 where the tower does not read it. */
-#define TOWER_CHOICE_LEN 12
+ * where eko approximates (physics), a matching's heavy-quark mass scheme; 0
+ * where the tower does not read it. */
+#define TOWER_CHOICE_LEN 13
 
 typedef struct tower_slot {
   int32_t kind, family, order, nf;
@@ -283,6 +284,7 @@ static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE
   }
   if (ekoc_nspace_is_qed(cfg)) choice[10] = cfg->qed_order; /* the QED towers' pairs */
   choice[11] = cfg->physics;
+  if (cfg->kind == EKOC_KIND_MATCHING) choice[12] = cfg->mass_scheme; /* the MSbar terms of the OMEs */
 }
 
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready,

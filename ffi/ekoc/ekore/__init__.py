@@ -7,9 +7,8 @@ runs the code a physicist already wrote against eko, on ekoc's Rust ekore
 crate. Module paths, function names, argument order, defaults and return
 shapes are eko 0.15.7's (``order`` is the ``(qcd, qed)`` pair); N may also be
 an array, then the result gains N's shape in front (``result[i]`` is the
-value at ``N[i]``). eko's QED grids come from the ``*_qed`` functions. What
-ekoc does not compute (MSbar masses) raises ``EkocUnsupportedFieldError`` (a
-NotImplementedError) naming the argument.
+value at ``N[i]``). eko's QED grids come from the ``*_qed`` functions
+(``A_singlet``'s ``is_msbar`` included).
 
 Modules: ``anomalous_dimensions.unpolarized.space_like`` (``gamma_ns``,
 ``gamma_singlet``, ``gamma_ns_qed``, ``gamma_singlet_qed``,

@@ -74,7 +74,8 @@ pub use gamma::{ekore_gamma_all, ekore_gamma_ns, ekore_gamma_ns_n3lo, ekore_gamm
 pub use n3lo::{ekore_n3lo, ekore_n3lo_check, ekore_n3lo_variation_max};
 pub use ome::{
     ekore_ome_ns, ekore_ome_ns_batch_sums, ekore_ome_ns_batch_sums_physics, ekore_ome_ns_physics, ekore_ome_singlet,
-    ekore_ome_singlet_batch_sums, ekore_ome_singlet_batch_sums_physics, ekore_ome_singlet_physics,
+    ekore_ome_singlet_batch_sums, ekore_ome_singlet_batch_sums_msbar, ekore_ome_singlet_batch_sums_physics,
+    ekore_ome_singlet_msbar, ekore_ome_singlet_physics,
 };
 pub use time_like::{
     ekore_gamma_ns_all_batch_tl, ekore_gamma_ns_all_batch_tl_physics, ekore_gamma_singlet_batch_tl,

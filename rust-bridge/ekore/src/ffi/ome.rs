@@ -2,12 +2,12 @@
 //! `ekore_ome_singlet`, and the body every OME entry point shares
 //! (`ome_entry`: also the polarized and time-like ones).
 
-use super::boundary::guard;
+use super::boundary::{fail, guard};
 use super::check::{
     all_finite, check_l, check_n, check_nf, check_order, check_physics, check_ptr, not_finite, store, sum_values, sums, Arg,
     Poles,
 };
-use super::{EKORE_MAX_OME_ORDER, EKORE_OK, EKORE_PHYSICS_EKO};
+use super::{EKORE_ERR_DOMAIN, EKORE_MAX_OME_ORDER, EKORE_OK, EKORE_PHYSICS_EKO};
 use super::batch::{batch_run, Points};
 use crate::complex::C64;
 use crate::harmonics::Sums;
@@ -128,15 +128,25 @@ pub extern "C" fn ekore_ome_singlet(
 fn ome_singlet_at(func: &str, order: u32, n_re: f64, n_im: f64, nf: u32, l: f64, physics: u32, out_re: *mut f64, out_im: *mut f64) -> i32 {
     let len = 9 * order as usize;
     ome_entry(func, order, &unpolarized_order, n_re, n_im, nf, l, physics, Poles::Singlet, out_re, out_im, len, &|n, p, a| {
-        singlet_values(func, &sums(func, n)?.with_physics(p), order, nf, l, a)
+        singlet_values(func, &sums(func, n)?.with_physics(p), order, nf, l, false, a)
     })
 }
 
-/// The `9*order` values of `ekore_ome_singlet` from the sums at N.
-fn singlet_values(func: &str, s: &Sums, order: u32, nf: u32, l: f64, a: &mut [C64]) -> Result<(), i32> {
+/// The `9*order` values of `ekore_ome_singlet` from the sums at N, with the
+/// MSbar-mass part of A^(2) added when `msbar` (`ekore_ome_singlet_msbar`).
+#[allow(clippy::too_many_arguments)]
+fn singlet_values(func: &str, s: &Sums, order: u32, nf: u32, l: f64, msbar: bool, a: &mut [C64]) -> Result<(), i32> {
     let terms = [ome::a_singlet_1, ome::a_singlet_2];
     for (k, f) in terms.iter().enumerate().take(order as usize) {
-        let m = f(s, nf, l);
+        let mut m = f(s, nf, l);
+        if k == 1 && msbar {
+            let d = ome::a_singlet_2_msbar_shift(s);
+            for i in 0..3 {
+                for j in 0..3 {
+                    m[i][j] = m[i][j] + d[i][j];
+                }
+            }
+        }
         for i in 0..3 {
             a[9 * k + 3 * i..9 * k + 3 * i + 3].copy_from_slice(&m[i]);
         }
@@ -229,7 +239,7 @@ pub extern "C" fn ekore_ome_singlet_batch_sums(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    ome_singlet_batch_sums("ekore_ome_singlet_batch_sums", order, sums, count, nf, l, EKORE_PHYSICS_EKO, out_re, out_im)
+    ome_singlet_batch_sums("ekore_ome_singlet_batch_sums", order, sums, count, nf, l, EKORE_PHYSICS_EKO, false, out_re, out_im)
 }
 
 /// Shared body of `ekore_ome_singlet_batch_sums` and its `_physics` form.
@@ -242,12 +252,13 @@ fn ome_singlet_batch_sums(
     nf: u32,
     l: f64,
     physics: u32,
+    msbar: bool,
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
     let w = 9 * order as usize;
     ome_batch_sums(func, order, sums, count, nf, l, physics, Poles::Singlet, out_re, out_im, w, &|s, a| {
-        singlet_values(func, s, order, nf, l, a)
+        singlet_values(func, s, order, nf, l, msbar, a)
     })
 }
 
@@ -314,5 +325,66 @@ pub extern "C" fn ekore_ome_singlet_batch_sums_physics(
     out_re: *mut f64,
     out_im: *mut f64,
 ) -> i32 {
-    ome_singlet_batch_sums("ekore_ome_singlet_batch_sums_physics", order, sums, count, nf, l, physics, out_re, out_im)
+    ome_singlet_batch_sums("ekore_ome_singlet_batch_sums_physics", order, sums, count, nf, l, physics, false, out_re, out_im)
+}
+
+/// The mass scheme of `is_msbar`: 0 pole (the other entry points), 1 MSbar;
+/// anything else is EKORE_ERR_DOMAIN naming `is_msbar`.
+fn check_msbar(func: &str, is_msbar: u32) -> Result<bool, i32> {
+    match is_msbar {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(fail(EKORE_ERR_DOMAIN, format_args!("{func}: is_msbar = {is_msbar}, want 0 (pole) or 1 (MSbar)"))),
+    }
+}
+
+/// `ekore_ome_singlet_physics` with the heavy-quark mass scheme: `is_msbar` 0
+/// (pole: bitwise `ekore_ome_singlet_physics`) or 1 (MSbar: A^(2) gains eko's
+/// MSbar-mass terms in A_gg,H and A_Hg, `ome::a_singlet_2_msbar_shift`; eko's
+/// `A_singlet(..., is_msbar=True)`). Errors: as `ekore_ome_singlet_physics`,
+/// EKORE_ERR_DOMAIN also for `is_msbar` not 0 or 1 (checked first).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_singlet_msbar(
+    order: u32,
+    physics: u32,
+    is_msbar: u32,
+    n_re: f64,
+    n_im: f64,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    let func = "ekore_ome_singlet_msbar";
+    let msbar = match check_msbar(func, is_msbar) {
+        Ok(m) => m,
+        Err(e) => return e,
+    };
+    let len = 9 * order as usize;
+    ome_entry(func, order, &unpolarized_order, n_re, n_im, nf, l, physics, Poles::Singlet, out_re, out_im, len, &|n, p, a| {
+        singlet_values(func, &sums(func, n)?.with_physics(p), order, nf, l, msbar, a)
+    })
+}
+
+/// `ekore_ome_singlet_batch_sums_physics` with the mass scheme `is_msbar`, as
+/// `ekore_ome_singlet_msbar`: each value bitwise that of `ekore_ome_singlet_msbar`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn ekore_ome_singlet_batch_sums_msbar(
+    order: u32,
+    physics: u32,
+    is_msbar: u32,
+    sums: *const f64,
+    count: usize,
+    nf: u32,
+    l: f64,
+    out_re: *mut f64,
+    out_im: *mut f64,
+) -> i32 {
+    let func = "ekore_ome_singlet_batch_sums_msbar";
+    match check_msbar(func, is_msbar) {
+        Ok(msbar) => ome_singlet_batch_sums(func, order, sums, count, nf, l, physics, msbar, out_re, out_im),
+        Err(e) => e,
+    }
 }

@@ -151,3 +151,38 @@ fn polarized_and_time_like_take_the_physics() {
         assert!(v[2].iter().zip(v[0].iter()).all(|(a, b)| (a - b).abs() <= 1e-5 * (1.0 + b.abs())));
     }
 }
+
+/// The MSbar mass scheme of the singlet OME: is_msbar 0 is bitwise the
+/// `_physics` form, 1 adds eko's MSbar terms to A^(2)_gg and A^(2)_Hg only
+/// (and nothing at order 1), the batch form is bitwise the point form, and
+/// any other is_msbar is refused naming it.
+#[test]
+fn omes_take_the_mass_scheme() {
+    let (n_re, n_im, l) = (1.7, 0.9, 0.4);
+    for physics in [EKORE_PHYSICS_EKO, EKORE_PHYSICS_EXACT] {
+        let (mut p_re, mut p_im, mut m0_re, mut m0_im, mut m1_re, mut m1_im) =
+            ([0.0; 27], [0.0; 27], [0.0; 27], [0.0; 27], [0.0; 27], [0.0; 27]);
+        assert_eq!(ekore_ome_singlet_physics(3, physics, n_re, n_im, NF, l, p_re.as_mut_ptr(), p_im.as_mut_ptr()), EKORE_OK);
+        assert_eq!(ekore_ome_singlet_msbar(3, physics, 0, n_re, n_im, NF, l, m0_re.as_mut_ptr(), m0_im.as_mut_ptr()), EKORE_OK);
+        assert_eq!(ekore_ome_singlet_msbar(3, physics, 1, n_re, n_im, NF, l, m1_re.as_mut_ptr(), m1_im.as_mut_ptr()), EKORE_OK);
+        assert!(p_re.iter().chain(p_im.iter()).zip(m0_re.iter().chain(m0_im.iter())).all(|(a, b)| a.to_bits() == b.to_bits()));
+        for i in 0..27 {
+            let (dr, di) = (m1_re[i] - p_re[i], m1_im[i] - p_im[i]);
+            match i {
+                9 => assert!((dr - 7.111111111111111).abs() < 1e-12 && di == 0.0, "gg: {dr} {di}"),
+                15 => assert!((dr + 6.466935901418658).abs() < 1e-12 && (di - 3.096724310517413).abs() < 1e-12, "Hg: {dr} {di}"),
+                _ => assert!(dr == 0.0 && di == 0.0, "entry {i}: {dr} {di}"),
+            }
+        }
+        let mut sums = [0.0; EKORE_SUMS_LEN];
+        assert_eq!(ekore_sums_batch(&n_re, &n_im, 1, sums.as_mut_ptr()), EKORE_OK);
+        let (mut b_re, mut b_im) = ([0.0; 27], [0.0; 27]);
+        let rc = ekore_ome_singlet_batch_sums_msbar(3, physics, 1, sums.as_ptr(), 1, NF, l, b_re.as_mut_ptr(), b_im.as_mut_ptr());
+        assert_eq!(rc, EKORE_OK);
+        assert!(b_re.iter().zip(m1_re.iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(b_im.iter().zip(m1_im.iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+    let (mut re, mut im) = ([0.0; 27], [0.0; 27]);
+    assert_eq!(ekore_ome_singlet_msbar(2, 0, 2, 2.0, 0.5, NF, 0.0, re.as_mut_ptr(), im.as_mut_ptr()), EKORE_ERR_DOMAIN);
+    assert!(message().contains("is_msbar = 2"), "{}", message());
+}

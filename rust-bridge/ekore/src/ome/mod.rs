@@ -36,6 +36,7 @@ use as1::{a_gg_1, a_gh_1, a_hg_1, a_hh_1};
 use as2::{a_gg_2, a_gq_2, a_hg_2, a_hq_ps_2, a_qq_ns_2};
 pub use as3::{a_ns_as3, a_singlet_as3};
 use crate::complex::C64;
+use crate::constants::CF;
 use crate::harmonics::Sums;
 
 /// Powers of 1/(N+k) and the shifted harmonic sums shared by all entries.
@@ -144,5 +145,24 @@ pub fn a_singlet_2(s: &Sums, _nf: u32, l: f64) -> [[C64; 3]; 3] {
         [a_gg_2(&k, l), a_gq_2(&k, l), z],
         [z, a_qq_ns_2(&k, l), z],
         [a_hg_2(&k, s, l), a_hq_ps_2(&k, l), z],
+    ]
+}
+
+/// The MSbar-mass part of the O(a_s^2) singlet OME on (g, q, H): with the
+/// heavy-quark mass in the MSbar scheme (eko's `as2.A_singlet` with
+/// is_msbar = True, its `masses_scheme: msbar`) eko adds -8 C_F times the
+/// L = 1 value of the O(a_s) entry (the L coefficient: A^(1) is linear in L)
+/// to A_Hg^(2) and to A_gg,H^(2); every other entry, and L, are untouched:
+/// [0][0] += -8 C_F A_gg,H^(1)(L=1) = +(32/3) C_F T_R,
+/// [2][0] += -8 C_F A_Hg^(1)(N, L=1) = -32 C_F T_R (N^2+N+2)/(N(N+1)(N+2)).
+/// The shift from the pole to the MSbar mass in the O(a_s) term's log,
+/// ln(mu^2/m^2), at one loop (docs/physics.md §17.3). Pure; no allocation.
+pub fn a_singlet_2_msbar_shift(s: &Sums) -> [[C64; 3]; 3] {
+    let k = Kin::new(s);
+    let z = C64::ZERO;
+    [
+        [a_gg_1(1.0) * (-8.0 * CF), z, z],
+        [z, z, z],
+        [a_hg_1(&k, 1.0) * (-8.0 * CF), z, z],
     ]
 }

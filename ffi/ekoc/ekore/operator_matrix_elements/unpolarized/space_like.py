@@ -1,6 +1,7 @@
 """Unpolarized space-like heavy-quark matching OMEs, as eko's
 ``ekore.operator_matrix_elements.unpolarized.space_like``: A^(1..3) with
-their L = ln(mu^2/m_h^2) dependence, pole masses (docs/physics.md §4)."""
+their L = ln(mu^2/m_h^2) dependence, pole or MSbar masses (docs/physics.md §4,
+§17)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ __all__ = ["A_non_singlet", "A_singlet"]
 def A_singlet(matching_order, n, nf, L, is_msbar):
     """The singlet OMEs on (g, q, H), as eko: shape (matching_order[0], 3, 3),
     or N.shape + that. `nf` light flavours below the threshold. is_msbar
-    (MSbar heavy-quark masses, which change A^(2)) is not computed by ekoc."""
+    (MSbar heavy-quark masses) adds eko's MSbar terms to A^(2)_gg and A^(2)_Hg
+    (ekore_ome_singlet_msbar)."""
     lib = load()
     order = _call.qcd_order(matching_order, "matching_order")
-    if is_msbar and order >= 2:
-        _call.unsupported("is_msbar", is_msbar, "the MSbar-mass terms of the matching")
+    msbar = 1 if is_msbar else 0
     return _call.per_point(
-        lambda re, im, out_re, out_im: lib.ekore_ome_singlet(order, re, im, nf, float(L), out_re, out_im),
+        lambda re, im, out_re, out_im: lib.ekore_ome_singlet_msbar(order, 0, msbar, re, im, nf, float(L), out_re,
+                                                                   out_im),
         n, (order, 3, 3), "A_singlet")
 
 
