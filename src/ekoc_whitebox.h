@@ -13,6 +13,7 @@
  *   quad/batch_rule.h        the batch driver's Gauss-Kronrod rule
  *   quad/batch_math.h        path points, weights and basis transforms of the batch inversion
  *   evol/operator_internal.h struct ekoc_operator (block-sparse evolution-basis operators)
+ *   quad/real_gemm.h         the N-space engine's dense real product (perf/gemm_peak.c)
  */
 #ifndef EKOC_WHITEBOX_H
 #define EKOC_WHITEBOX_H
@@ -24,5 +25,6 @@
 #include "quad/batch_math.h"
 #include "quad/batch_rule.h"
 #include "quad/interp.h"
+#include "quad/real_gemm.h"
 
 #endif /* EKOC_WHITEBOX_H */
