@@ -154,7 +154,11 @@ def _alphas(setup, points) -> list[float]:
 
 
 def _info(setup, name, grids, distinct, members, pids, extra) -> dict:
+    from ._solve import threshold_masses
+
     qs = [(math.sqrt(distinct[i][0]), distinct[i][0], nf) for nf, indices in grids for i in indices]
+    # the masses the flavour thresholds sit at: the MSbar m(m), not the card's m(mu_ref)
+    masses = threshold_masses(setup) if setup.masses_scheme else setup.masses
     info = {
         "SetDesc": f"{name}: PDFs evolved by ekoc", "Authors": "", "Reference": "", "Format": "lhagrid1",
         "DataVersion": 1, "NumMembers": members, "Particle": 2212, "Flavors": list(pids),
@@ -164,7 +168,7 @@ def _info(setup, name, grids, distinct, members, pids, extra) -> dict:
         info["ErrorType"] = "replicas"
     info.update({"XMin": float(setup.xgrid[0]), "XMax": float(setup.xgrid[-1]), "QMin": qs[0][0],
                  "QMax": qs[-1][0], "MZ": math.sqrt(setup.mu2_ref), "MUp": 0.0, "MDown": 0.0, "MStrange": 0.0,
-                 "MCharm": setup.masses[0], "MBottom": setup.masses[1], "MTop": setup.masses[2],
+                 "MCharm": masses[0], "MBottom": masses[1], "MTop": masses[2],
                  "AlphaS_MZ": setup.alphas, "AlphaS_OrderQCD": setup.order - 1, "AlphaS_Type": "ipol",
                  "AlphaS_Qs": [q for q, _, _ in qs], "AlphaS_Vals": _alphas(setup, [(mu2, nf) for _, mu2, nf in qs])})
     info.update(extra or {})

@@ -152,6 +152,23 @@ def test_q2grid_route_and_single_member(tmp_path):
     assert block4["q"][-1] == block5["q"][0] == 4.92 and block4["pids"][5] == 21
 
 
+def test_msbar_set_names_the_threshold_masses(tmp_path):
+    """An MSbar card: MCharm, MBottom, MTop are the m(m) its flavour thresholds sit at
+    (ekoc's threshold_masses), not the card's m(mu_ref), and the subgrids meet there."""
+    from ekoc._solve import threshold_masses
+
+    theory, _ = cards.card("msbar_nnlo_vfns")
+    path = tmp_path / "MSbarSet"
+    ekoc.write_lhapdf(path, theory, [3.0, 50.0, 1e4], _replicas(1), xgrid=XGRID, mu0=1.65)
+    info = ekoc.read_lhapdf(path)["info"]
+    want = threshold_masses(ekoc._cards.translate(theory, _operator([[3.0, 4]])))
+    masses = [info["MCharm"], info["MBottom"], info["MTop"]]
+    assert np.allclose(masses, want, rtol=1e-15, atol=0)
+    assert all(abs(m - card) > 1e-3 for m, (card, _) in zip(masses, theory["heavy"]["masses"]))
+    blocks = ekoc.read_lhapdf(path)["members"][0]["blocks"]
+    assert math.isclose(blocks[0]["q"][-1], info["MBottom"], rel_tol=1e-7)
+
+
 def test_existing_folder_is_refused_untouched(tmp_path):
     (tmp_path / "ToySet").mkdir()
     (tmp_path / "ToySet" / "mine.txt").write_text("keep")
