@@ -167,8 +167,10 @@ int ekoc_blockop_adopt(ekoc_blockop *op, int a, int b, double *val, double *err)
 }
 
 int ekoc_blockop_set_identity(ekoc_blockop *op, int a, int b) {
-  size_t i, nx = op->nx;
-  if (!alloc_block(op, a, b)) return 0; /* zeroed */
+  size_t i, nx = op->nx, n = ekoc_blockop_len(op);
+  if (!alloc_block(op, a, b)) return 0;
+  memset(op->val[a][b], 0, n * sizeof(double)); /* an existing block too */
+  memset(op->err[a][b], 0, n * sizeof(double));
   for (i = 0; i < nx; ++i) op->val[a][b][ekoc_blockop_at(op, i, i)] = 1.0;
   op->identity[a][b] = 1;
   op->exact[a][b] = 1;
