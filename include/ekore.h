@@ -48,7 +48,7 @@
 #define EKORE_ERR_PANIC -6
 
 /**
- * An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv neither 0 nor 1.
+ * An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv not 0, 1 or 2.
  */
 #define EKORE_ERR_VARIATION -7
 
@@ -173,7 +173,9 @@ typedef struct ekore_n3lo {
    */
   uint32_t variation[7];
   /**
-   * 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation.
+   * 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation;
+   * 2: the 2512 set (arXiv:2512.10783 as HOPPET's
+   * `n3lo_splitting_approximation_up_to_2512`; singlet for nf 3..6).
    */
   uint32_t use_fhmruvv;
 } ekore_n3lo;
@@ -595,7 +597,7 @@ int32_t ekore_ome_singlet_batch_sums_msbar(uint32_t order,
 
 /**
  * Checks an N3LO choice: EKORE_OK, or EKORE_ERR_NULL, or EKORE_ERR_VARIATION
- * when use_fhmruvv is neither 0 nor 1. Variation entries beyond eko's ranges
+ * when use_fhmruvv is not 0, 1 or 2. Variation entries beyond eko's ranges
  * are accepted and computed as eko computes them, as the central value
  * (`ekore_n3lo_variation_max` gives the ranges).
  */
@@ -605,8 +607,9 @@ int32_t ekore_n3lo_check(const struct ekore_n3lo *n3lo);
  * The largest `n3lo_ad_variation` entry eko 0.15.7 implements, per entry
  * (gg, gq, qg, qq, ns+, ns-, nsV), for `use_fhmruvv` 1 (FHMRUVV: 2 each, central,
  * lower, upper) or 0 (eko's own approximation: gg 19, gq 15, qg 15, qq 6, and 0
- * for the non-singlet entries, which it does not vary). Writes 7 values.
- * Errors: EKORE_ERR_NULL, EKORE_ERR_VARIATION (use_fhmruvv not 0 or 1).
+ * for the non-singlet entries, which it does not vary) or 2 (the 2512 set: 2 each,
+ * central, App1, App2). Writes 7 values.
+ * Errors: EKORE_ERR_NULL, EKORE_ERR_VARIATION (use_fhmruvv not 0, 1 or 2).
  */
 int32_t ekore_n3lo_variation_max(uint32_t use_fhmruvv, uint32_t *out);
 

@@ -5,7 +5,9 @@ Both codes run in this one process on the setup of docs/physics.md §9 (toy
 PDFs at mu0^2 = 2 GeV^2, alpha_s(2 GeV^2) = 0.35, pole masses sqrt(2), 4.5,
 175, mu_R = mu_F; ekoc iterate-exact, HOPPET its exact NNLO splitting and
 threshold functions) for the cases LO VFNS, NLO VFNS, NNLO VFNS (the target)
-and NNLO FFNS (nf = 4), evolved to Q^2 = 4, 100, 1e4, 1e5 GeV^2 and read at
+and NNLO FFNS (nf = 4), and aN3LO FFNS with the 2512 set (n3lo_ffns_2512:
+ekoc's n3lo_ad_set "2512", HOPPET's n3lo_splitting_approximation_up_to_2512 with
+the Nfitav variant; not in the default --cases), evolved to Q^2 = 4, 100, 1e4, 1e5 GeV^2 and read at
 17 x values from 1e-7 to 0.9 (the LHA print x values and a few more), in the
 LHA combinations x u_v, x d_v, x L-, x L+, x s+, x c+, x b+, x g.
 
@@ -79,7 +81,9 @@ Q2S = (4.0, 100.0, 1e4, 1e5)
 XS = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 COMBOS = ("u_v", "d_v", "L-", "L+", "s+", "c+", "b+", "g")
 # name -> (order, vfns)
-CASES = {"lo_vfns": (1, True), "nlo_vfns": (2, True), "nnlo_vfns": (3, True), "nnlo_ffns": (3, False)}
+CASES = {"lo_vfns": (1, True), "nlo_vfns": (2, True), "nnlo_vfns": (3, True), "nnlo_ffns": (3, False),
+         # aN3LO FFNS with the 2512 set (ekoc n3lo_ad_set "2512"; HOPPET up_to_2512, Nfitav)
+         "n3lo_ffns_2512": (4, False)}
 PIDS = (22, -6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)  # ekoc.PIDS
 HOPPET_PIDS = (-6, -5, -4, -3, -2, -1, 21, 1, 2, 3, 4, 5, 6)  # HOPPET's 13 entries
 YMAX = 16.5  # ln(1/x) reach of HOPPET's grid: x down to 7e-8
@@ -120,6 +124,9 @@ def run_hoppet(case, dy, order):
     """(init_s, evolve_s, values[Q2, x, combo]) of one HOPPET evolution."""
     nloop, vfns = CASES[case]
     hoppet.SetExactDGLAP(*HOPPET_PHYSICS[PHYSICS])
+    if nloop == 4:  # the 2512 set: HOPPET's approximate (Nfit) N3LO functions, central
+        hoppet.SetApproximateDGLAPN3LO(hoppet.n3lo_splitting_approximation_up_to_2512)
+        hoppet.SetSplittingN3LO(hoppet.n3lo_splitting_Nfitav)
     if vfns:
         hoppet.SetPoleMassVFN(MC_HOPPET, MASSES[1], MASSES[2])
     else:
@@ -171,6 +178,8 @@ def ekoc_cards(case, xgrid, degree, iterations, method="iterate-exact"):
         heavy=dict(masses=[[m, math.nan] for m in MASSES], masses_scheme="pole",
                    matching_ratios=[1.0, 1.0, 1.0] if vfns else [0.0, math.inf, math.inf]),
         xif=1.0, n3lo_ad_variation=[0] * 7, use_fhmruvv=False, matching_order=[order - 1, 0])
+    if order == 4:
+        theory.update(use_fhmruvv=True, n3lo_ad_set="2512")
 
     def nf_at(q2):
         return 4 if not vfns else 3 + sum(q2 > m * m for m in MASSES)

@@ -350,8 +350,8 @@ static void test_nspace_evaluate(void **state) {
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=0", NULL);
   c = good_cfg(); c.order = EKOC_MAX_ORDER; c.n3lo_ad_variation[2] = -1; /* N3LO: the choice is checked */
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "n3lo_ad_variation[2] (qg) = -1", NULL);
-  c = good_cfg(); c.order = EKOC_MAX_ORDER; c.use_fhmruvv = 2;
-  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=2", NULL);
+  c = good_cfg(); c.order = EKOC_MAX_ORDER; c.use_fhmruvv = 3;
+  NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=3", NULL);
   c = good_cfg(); c.order = EKOC_MAX_ORDER + 1;
   NSPACE_FAILS(c, 2.5, 1.0, 9, EKOC_ERR_INVALID_ORDER, "order=5", NULL);
   c = good_cfg(); c.physics = 2; /* where eko approximates: EKOC_PHYSICS_EKO or _EXACT only */
@@ -938,7 +938,7 @@ static void test_compute_theory(void **state) {
   COMPUTE_FAILS(th.order = 0, EKOC_ERR_INVALID_ORDER, "theory.order=0", NULL);
   COMPUTE_FAILS((th.order = 4, th.n3lo_ad_variation[1] = -1), EKOC_ERR_INVALID_ARGUMENT,
                 "theory.n3lo_ad_variation[1] (gq) = -1", NULL);
-  COMPUTE_FAILS(th.use_fhmruvv = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=2", NULL);
+  COMPUTE_FAILS(th.use_fhmruvv = 3, EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=3", NULL);
   COMPUTE_FAILS(th.physics = 2, EKOC_ERR_INVALID_ARGUMENT, "theory.physics=2", "EKOC_PHYSICS_EKO (0)");
   COMPUTE_FAILS(th.physics = INT32_MIN, EKOC_ERR_INVALID_ARGUMENT, "theory.physics=-2147483648", NULL);
   COMPUTE_FAILS(th.order = 5, EKOC_ERR_INVALID_ORDER, "theory.order=5", NULL);

@@ -444,7 +444,14 @@ static void test_n3lo_choice(void **state) {
   assert_int_equal(ekore_n3lo_variation_max(0, max), EKORE_OK);
   assert_int_equal(max[0], 19);
   assert_int_equal(max[4], 0);
-  assert_int_equal(ekore_n3lo_variation_max(2, max), EKORE_ERR_VARIATION);
+  assert_int_equal(ekore_n3lo_variation_max(2, max), EKORE_OK); /* the 2512 set: 0..2 each */
+  for (int k = 0; k < 7; k++) assert_int_equal(max[k], 2);
+  assert_int_equal(ekore_n3lo_variation_max(3, max), EKORE_ERR_VARIATION);
+  /* the 2512 set has the singlet at nf = 6, FHMRUVV 2024 does not */
+  ekore_n3lo s2512 = {{0, 0, 0, 0, 0, 0, 0}, 2}, f2024 = {{0, 0, 0, 0, 0, 0, 0}, 1};
+  assert_int_equal(ekore_gamma_singlet_n3lo(4, &s2512, nr[0], ni[0], 6, b.re, b.im), EKORE_OK);
+  assert_true(isfinite(b.re[12]) && isfinite(b.re[15]));
+  assert_int_equal(ekore_gamma_singlet_n3lo(4, &f2024, nr[0], ni[0], 6, b.re, b.im), EKORE_ERR_NF);
 }
 
 int main(void) {

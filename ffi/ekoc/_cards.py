@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _fields as F
 from ._errors import EkocError, EkocFieldError, EkocFieldTypeError, EkocUnsupportedFieldError
+from ._n3lo_set import N3LO_AD_SET_NAMES, n3lo_set
 
 # ekoc enumerations (include/ekoc.h)
 METHODS = {
@@ -44,7 +45,8 @@ PHYSICS = {"eko": 0, "exact": 1}
 #: theory_card.heavy.masses_scheme (theory.masses_scheme, EKOC_MASSES_*; docs/physics.md §17)
 MASSES_SCHEMES = {"pole": 0, "msbar": 1}
 
-THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "matching_order"}
+THEORY_FIELDS = {"order", "couplings", "heavy", "xif", "n3lo_ad_variation", "use_fhmruvv", "n3lo_ad_set",
+                 "matching_order"}
 OPERATOR_FIELDS = {"init", "mugrid", "xgrid", "configs", "debug", "eko_version"}
 CONFIG_FIELDS = {"evolution_method", "ev_op_max_order", "ev_op_iterations", "scvar_method", "inversion_method",
                  "interpolation_polynomial_degree", "interpolation_is_log", "polarized", "time_like",
@@ -85,7 +87,8 @@ class Setup:
     em_running: int = 0
     polarized: int = 0
     time_like: int = 0
-    # the N3LO anomalous dimensions (theory_card.n3lo_ad_variation, use_fhmruvv; read at N3LO only)
+    # the N3LO anomalous dimensions (theory_card.n3lo_ad_variation, use_fhmruvv / n3lo_ad_set:
+    # 0 eko's own, 1 FHMRUVV 2024, 2 the 2512 set, _n3lo_set.py; read at N3LO only)
     n3lo_ad_variation: tuple = (0, 0, 0, 0, 0, 0, 0)
     use_fhmruvv: int = 1
     interpolation_is_log: int = 1  # eko's configs.interpolation_is_log: 1 ln x, 0 x
@@ -222,9 +225,7 @@ def _theory(th: Mapping) -> dict:
         for i, v in enumerate(n3lo_var):
             if v < 0:
                 _fail(f"theory_card.n3lo_ad_variation[{i}]", v, "is negative (0 is the central value)")
-    use_fhmruvv = 1
-    if th.get("use_fhmruvv") is not None:
-        use_fhmruvv = int(F.flag(th["use_fhmruvv"], "theory_card.use_fhmruvv"))
+    use_fhmruvv = n3lo_set(th)
     return dict(order=qcd, alphas=alphas, mu2_ref=mu2_ref, nf_ref=nf_ref, masses=tuple(masses),
                 masses_scheme=MASSES_SCHEMES[scheme], mass_scales=tuple(scales), matching_ratios=tuple(ratios),
                 xif=xif, matching_order=matching_order, qed_order=qed,
@@ -420,8 +421,8 @@ def _warn_beyond_eko_variations(variation, use_fhmruvv):
     for i, v in enumerate(variation):
         if v > top[i]:
             warnings.warn(f"theory_card.n3lo_ad_variation[{i}] ({_VARIATION_NAMES[i]}) = {v} is beyond the 0..{top[i]} "
-                          f"eko 0.15.7 implements for use_fhmruvv={bool(use_fhmruvv)}: eko computes it as the central "
-                          "value, and so does ekoc", EkocWarning, stacklevel=4)
+                          f"implemented for n3lo_ad_set={N3LO_AD_SET_NAMES[int(use_fhmruvv)]!r}: eko computes it as "
+                          "the central value, and so does ekoc", EkocWarning, stacklevel=4)
 
 
 def _named_grid(spec, where: str = "operator_card.xgrid"):

@@ -16,7 +16,10 @@ target is written as the C library composes it (ekoc_compute_stream).
 Every file ekoc writes holds ``ekoc-metadata.json``, ekoc's own metadata
 next to eko's: {"physics": "eko" or "exact"}, the physics the operators
 were computed with (ekoc.solve's `physics`; eko's own files have no such
-member: read it with ekoc.eko_file_metadata). Given a job token
+member: read it with ekoc.eko_file_metadata), and {"n3lo_ad_set": "2512"} when
+the operators were computed with the 2512 aN3LO set (ekoc's theory-card key
+n3lo_ad_set, which eko's TheoryCard does not have: the card written carries
+use_fhmruvv = True in its place). Given a job token
 (solve_many gives each job one), the file also holds ``ekoc-job.json``,
 {"token", "failures", "backend", "physics"}: a retry of the same job that
 finds its own finished file returns its summary instead of failing with
@@ -41,6 +44,7 @@ from collections.abc import Mapping
 
 from . import _cards, _publish, _sigterm
 from ._errors import EkocFieldError, EkocFieldTypeError, render
+from ._n3lo_set import n3lo_set
 
 #: the member of a job's EKO file that names the job (see the module docstring)
 JOB_MEMBER = "ekoc-job.json"
@@ -72,6 +76,10 @@ def _eko_cards(theory, operator):
     import eko
 
     out = []
+    if isinstance(theory, Mapping) and "n3lo_ad_set" in theory:  # ekoc's key (_n3lo_set.py): not eko's
+        index = n3lo_set(theory)
+        theory = {k: v for k, v in theory.items() if k != "n3lo_ad_set"}
+        theory["use_fhmruvv"] = index != 0
     for card, cls, name in ((theory, eko.TheoryCard, "theory_card"), (operator, eko.OperatorCard, "operator_card")):
         if isinstance(card, cls):
             out.append(card)
@@ -182,7 +190,7 @@ def write_eko(solution, theory_card, operator_card, path) -> None:
         for ep in dict.fromkeys(oc.evolgrid):  # a repeated target is written once
             writer.put_target(solution[ep])
 
-    _write_atomic(tc, oc, path, fill, {"physics": solution.physics})
+    _write_atomic(tc, oc, path, fill, {"physics": solution.physics, **_set_metadata(solution.setup)})
 
 
 def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job_token: str | None = None,
@@ -222,7 +230,7 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
             return _reused(done)
     path = _checked_target(path)
     result = {}
-    metadata = {}
+    metadata = _set_metadata(setup)
     job = None if job_token is None else {"token": job_token}
 
     def fill(writer):
@@ -233,6 +241,11 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
 
     done = _write_atomic(tc, oc, path, fill, metadata, job)
     return result if done is None else _reused(done)
+
+
+def _set_metadata(setup) -> dict:
+    """{"n3lo_ad_set": "2512"} for operators of the 2512 aN3LO set, else {}."""
+    return {"n3lo_ad_set": "2512"} if setup.order == 4 and setup.use_fhmruvv == 2 else {}
 
 
 def _reused(record: dict) -> dict:

@@ -52,7 +52,8 @@ typedef struct ekoc_nspace_config {
   double beta[4];           /* beta_0..beta_3 at nf (ekoc_beta_coefficients) */
   /* The N3LO (order 4) anomalous dimensions eko's theory card selects; read at order 4 only. */
   int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); 0 = central */
-  int32_t use_fhmruvv;          /* 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation */
+  int32_t use_fhmruvv;          /* 1: the FHMRUVV parametrisations (eko's default); 0: eko's own approximation;
+                                 * 2: the 2512 set (arXiv:2512.10783) */
   /* QED (the qed_* families only; 0.3 appended these). eko iterates a QED segment in
    * ev_op_iterations steps geometric in mu2: a_s at the step ends, (a_s, a_em) at the
    * steps' arithmetic midpoints (docs/physics.md §15.3). */

@@ -65,7 +65,8 @@ typedef struct ekoc_theory {
   int32_t time_like;          /* 0/1: fragmentation functions (eko configs.time_like); LO..NNLO */
   /* appended in 0.2 (struct_size growth rule): the N3LO anomalous dimensions, read at order 4 */
   int32_t n3lo_ad_variation[7]; /* eko's n3lo_ad_variation (gg, gq, qg, qq, ns+, ns-, nsV); default 0 = central */
-  int32_t use_fhmruvv;          /* 1 (default, as eko): FHMRUVV parametrisations; 0: eko's own approximation */
+  int32_t use_fhmruvv;          /* 1 (default, as eko): FHMRUVV parametrisations; 0: eko's own approximation;
+                                 * 2: the 2512 set (arXiv:2512.10783, HOPPET's up_to_2512; docs/physics.md) */
   /* appended in 0.3 */
   int32_t reserved_0_2_padding; /* never read: the 4 bytes of tail padding of 0.2's layout, which callers
                                    built against it may leave unset, so that physics lies beyond them */

@@ -38,8 +38,9 @@ int ekoc_nspace_check_n3lo(const int32_t variation[7], int32_t use_fhmruvv, cons
   static const char *const entry[7] = {"gg", "gq", "qg", "qq", "ns+", "ns-", "nsV"};
   ekore_n3lo c;
   int i;
-  if (use_fhmruvv != 0 && use_fhmruvv != 1)
-    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "use_fhmruvv=%d is neither 0 nor 1", (int)use_fhmruvv);
+  if (use_fhmruvv < 0 || use_fhmruvv > 2)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "use_fhmruvv=%d is not 0 (eko's own), 1 (FHMRUVV 2024) or 2 (the 2512 set)", (int)use_fhmruvv);
   for (i = 0; i < 7; ++i) {
     if (variation[i] < 0)
       return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "%s[%d] (%s) = %d is negative", field, i, entry[i],

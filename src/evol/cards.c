@@ -161,8 +161,10 @@ static int check_axes(const ekoc_theory *t) {
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.polarized=%d is neither 0 nor 1", (int)t->polarized);
   if (t->time_like != 0 && t->time_like != 1)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.time_like=%d is neither 0 nor 1", (int)t->time_like);
-  if (t->use_fhmruvv != 0 && t->use_fhmruvv != 1)
-    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT, "theory.use_fhmruvv=%d is neither 0 nor 1", (int)t->use_fhmruvv);
+  if (t->use_fhmruvv < 0 || t->use_fhmruvv > 2)
+    return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
+                      "theory.use_fhmruvv=%d is not 0 (eko's own), 1 (FHMRUVV 2024) or 2 (the 2512 set)",
+                      (int)t->use_fhmruvv);
   if (t->physics != EKOC_PHYSICS_EKO && t->physics != EKOC_PHYSICS_EXACT)
     return ekoc_error(EKOC_ERR_INVALID_ARGUMENT,
                       "theory.physics=%d is neither EKOC_PHYSICS_EKO (0) nor EKOC_PHYSICS_EXACT (1)", (int)t->physics);

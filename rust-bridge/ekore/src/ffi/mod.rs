@@ -109,7 +109,7 @@ pub const EKORE_ERR_NF: i32 = -4;
 pub const EKORE_ERR_DOMAIN: i32 = -5;
 /// A Rust panic was caught at the boundary (a bug in ekore; please report).
 pub const EKORE_ERR_PANIC: i32 = -6;
-/// An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv neither 0 nor 1.
+/// An N3LO choice (`ekore_n3lo`) that is not one: use_fhmruvv not 0, 1 or 2.
 pub const EKORE_ERR_VARIATION: i32 = -7;
 /// A physics choice (the `physics` argument of the `*_physics` entry points)
 /// that is neither EKORE_PHYSICS_EKO nor EKORE_PHYSICS_EXACT.

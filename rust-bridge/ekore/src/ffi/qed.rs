@@ -67,7 +67,7 @@ fn eval_point(func: &str, sector: u32, oq: u32, oe: u32, s: &Sums, nf: u32, choi
         None => None,
     };
     let n3lo = match (choice, sums5.as_ref()) {
-        (Some(c), Some(sv)) => Some(N3lo { sums: sv, variation: c.variation, use_fhmruvv: c.use_fhmruvv }),
+        (Some(c), Some(sv)) => Some(N3lo { sums: sv, variation: c.variation, set: c.set }),
         _ => None,
     };
     let (ni, nj) = (oq as usize + 1, oe as usize + 1);
@@ -132,7 +132,7 @@ unsafe fn qed_batch(
     let physics = check_physics(func, physics)?;
     if let Some(c) = choice.as_ref() {
         if sector == EKORE_QED_SINGLET {
-            as4::check_singlet_nf(nf, c.use_fhmruvv).map_err(|m| fail(EKORE_ERR_NF, format_args!("{func}: {m}")))?;
+            as4::check_singlet_nf(nf, c.set).map_err(|m| fail(EKORE_ERR_NF, format_args!("{func}: {m}")))?;
         }
     }
     check_ptr(func, "n_re", n_re)?;

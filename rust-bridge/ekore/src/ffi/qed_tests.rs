@@ -28,7 +28,7 @@ fn expected(sector: u32, oq: u32, oe: u32, n: C64, nf: u32, c: &ekore_n3lo) -> V
     let s = Sums::new(n).unwrap();
     let sv = SumValues::from_sums(&s, sector == EKORE_QED_SINGLET).unwrap();
     let var = c.variation.map(|v| v as u8);
-    let ch = N3lo { sums: &sv, variation: var, use_fhmruvv: c.use_fhmruvv == 1 };
+    let ch = N3lo { sums: &sv, variation: var, set: crate::as4::AdSet::from_index(c.use_fhmruvv).unwrap() };
     let n3lo = if oq == 4 { Some(&ch) } else { None };
     let (ni, nj) = (oq as usize + 1, oe as usize + 1);
     let mut v = Vec::new();
@@ -141,7 +141,7 @@ fn bad_arguments_are_named_and_write_nothing() {
     assert_eq!(f(2, 4, 1, null(), nre, nim, 4, r, i), EKORE_ERR_NULL);
     assert!(last().contains("n3lo is NULL"));
     assert_eq!(f(2, 3, 1, null(), nre, nim, 4, r, i), EKORE_OK, "n3lo is not read below order_qcd 4");
-    let bad = ekore_n3lo { variation: [0; 7], use_fhmruvv: 2 };
+    let bad = ekore_n3lo { variation: [0; 7], use_fhmruvv: 3 };
     assert_eq!(f(0, 4, 1, &bad, nre, nim, 4, r, i), EKORE_ERR_VARIATION);
     // the FHMRUVV singlet at order_qcd 4 needs nf <= 5; the other sectors do not
     assert_eq!(f(2, 4, 2, &c, nre, nim, 6, r, i), EKORE_ERR_NF);

@@ -370,11 +370,26 @@ fn n3lo_choice() {
     // refusals
     assert_eq!(ekore_gamma_singlet_n3lo(4, null(), n.re, n.im, 4, r, i), EKORE_ERR_NULL);
     assert_eq!(ekore_gamma_singlet_n3lo(3, null(), n.re, n.im, 4, r, i), EKORE_OK); // not read below N3LO
-    let bad = ekore_n3lo { variation: [0; 7], use_fhmruvv: 2 };
+    let bad = ekore_n3lo { variation: [0; 7], use_fhmruvv: 3 };
     assert_eq!(ekore_n3lo_check(&bad), EKORE_ERR_VARIATION);
-    assert!(last().contains("use_fhmruvv = 2"), "{}", last());
+    assert!(last().contains("use_fhmruvv = 3"), "{}", last());
     assert_eq!(ekore_gamma_singlet_n3lo(4, &central, n.re, n.im, 6, r, i), EKORE_ERR_NF);
     assert!(last().contains("nf in 3..5"), "{}", last());
+    // the 2512 set (use_fhmruvv = 2): nf = 6 singlet, the as4 numbers; nf = 7 refused
+    let set2512 = ekore_n3lo { variation: [1, 2, 0, 1, 2, 1, 0], use_fhmruvv: 2 };
+    assert_eq!(ekore_n3lo_check(&set2512), EKORE_OK);
+    let mut s6 = Out::new();
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &set2512, n.re, n.im, 6, s6.re.as_mut_ptr(), s6.im.as_mut_ptr()), EKORE_OK);
+    let want = as4::gamma_singlet(&SumValues::new(n, true).unwrap(), 6, &[1, 2, 0, 1, 2, 1, 0], as4::AdSet::Set2512);
+    for k in 0..4 {
+        assert_eq!((s6.re[12 + k], s6.im[12 + k]), (want[k].re, want[k].im));
+    }
+    let mut n6 = Out::new();
+    assert_eq!(ekore_gamma_ns_n3lo(4, EKORE_MODE_NS_PLUS, &set2512, n.re, n.im, 6, n6.re.as_mut_ptr(), n6.im.as_mut_ptr()), EKORE_OK);
+    let want = as4::gamma_ns(as4::MODE_NS_PLUS, &SumValues::new(n, false).unwrap(), 6, &[1, 2, 0, 1, 2, 1, 0], as4::AdSet::Set2512);
+    assert_eq!((n6.re[3], n6.im[3]), (want.re, want.im));
+    assert_eq!(ekore_gamma_singlet_n3lo(4, &set2512, n.re, n.im, 7, r, i), EKORE_ERR_NF);
+    assert!(last().contains("3..6"), "{}", last());
     // N = 1: a pole of eko's own N3LO nsV (eko divides by zero), refused before anything is written;
     // the FHMRUVV non-singlet and eko's own ns+ / ns- are finite there
     let one = [1.0, 2.0];
@@ -392,4 +407,7 @@ fn n3lo_choice() {
     assert_eq!(max, [19, 15, 15, 6, 0, 0, 0]);
     assert_eq!(ekore_n3lo_variation_max(1, max.as_mut_ptr()), EKORE_OK);
     assert_eq!(max, [2; 7]);
+    assert_eq!(ekore_n3lo_variation_max(2, max.as_mut_ptr()), EKORE_OK);
+    assert_eq!(max, [2; 7]);
+    assert_eq!(ekore_n3lo_variation_max(3, max.as_mut_ptr()), EKORE_ERR_VARIATION);
 }

@@ -16,7 +16,7 @@ fn c(z: C) -> C64 {
 }
 
 fn choice<'a>(case: &Case, sums: &'a SumValues) -> N3lo<'a> {
-    N3lo { sums, variation: case.variation, use_fhmruvv: case.use_fhmruvv }
+    N3lo { sums, variation: case.variation, set: case.use_fhmruvv.into() }
 }
 
 /// Compares `got` with `want` entry by entry; `what` names the entry block.

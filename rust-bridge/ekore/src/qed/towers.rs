@@ -37,7 +37,7 @@ pub type SingletQed = [[[[C64; 4]; 4]; 3]; 5];
 pub struct N3lo<'a> {
     pub sums: &'a SumValues,
     pub variation: [u8; 7],
-    pub use_fhmruvv: bool,
+    pub set: as4::AdSet,
 }
 
 /// (ns+?, e_q^2) of a QED non-singlet mode; None for an unknown mode.
@@ -79,7 +79,7 @@ pub fn gamma_ns_qed(order_qcd: u32, order_qed: u32, mode: u32, s: &Sums, nf: u32
     if order_qcd >= 4 {
         let c = n3lo_of(order_qcd, n3lo);
         let sector = if plus { MODE_NS_PLUS } else { MODE_NS_MINUS };
-        g[4][0] = as4::gamma_ns(sector, c.sums, nf, &c.variation, c.use_fhmruvv);
+        g[4][0] = as4::gamma_ns(sector, c.sums, nf, &c.variation, c.set);
     }
     g
 }
@@ -100,7 +100,7 @@ pub fn gamma_ns_qed_all(order_qcd: u32, order_qed: u32, s: &Sums, nf: u32, n3lo:
     }
     if order_qcd >= 4 {
         let c = n3lo_of(order_qcd, n3lo);
-        let [plus, minus, _] = as4::gamma_ns_all(c.sums, nf, &c.variation, c.use_fhmruvv);
+        let [plus, minus, _] = as4::gamma_ns_all(c.sums, nf, &c.variation, c.set);
         qcd[4] = [plus, minus];
     }
     let aem1_ns = aem1::gamma_ns(s);
@@ -146,8 +146,8 @@ pub fn gamma_valence_qed(order_qcd: u32, order_qed: u32, s: &Sums, nf: u32, n3lo
     if order_qcd >= 4 {
         let c = n3lo_of(order_qcd, n3lo);
         // as4::gamma_ns reads entry 6 for nsV and 5 for ns- (FHMRUVV), none otherwise
-        let v = as4::gamma_ns(MODE_NS_VALENCE, c.sums, nf, &c.variation, c.use_fhmruvv);
-        let minus = as4::gamma_ns(MODE_NS_MINUS, c.sums, nf, &c.variation, c.use_fhmruvv);
+        let v = as4::gamma_ns(MODE_NS_VALENCE, c.sums, nf, &c.variation, c.set);
+        let minus = as4::gamma_ns(MODE_NS_MINUS, c.sums, nf, &c.variation, c.set);
         g[4][0] = diag2(v, minus);
     }
     g
@@ -184,11 +184,11 @@ pub fn gamma_singlet_qed(order_qcd: u32, order_qed: u32, s: &Sums, nf: u32, n3lo
     }
     if order_qcd >= 4 {
         let c = n3lo_of(order_qcd, n3lo);
-        let [qq, qg, gq, gg] = as4::gamma_singlet(c.sums, nf, &c.variation, c.use_fhmruvv);
+        let [qq, qg, gq, gg] = as4::gamma_singlet(c.sums, nf, &c.variation, c.set);
         // eko's FHMRUVV singlet_qed evaluates this ns+ with the qq entry (3)
         let mut v = c.variation;
         v[4] = v[3];
-        let nsp = as4::gamma_ns(MODE_NS_PLUS, c.sums, nf, &v, c.use_fhmruvv);
+        let nsp = as4::gamma_ns(MODE_NS_PLUS, c.sums, nf, &v, c.set);
         g[4][0] = singlet_qcd(gg, gq, qg, qq, nsp);
     }
     g
