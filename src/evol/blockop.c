@@ -51,15 +51,14 @@ static int copy_rows(ekoc_blockop *dst, const ekoc_blockop *src) {
 }
 
 int ekoc_blockop_set_rows(ekoc_blockop *op, const size_t *row_lo) {
-  ekoc_blockop view;
   size_t k, nx = op->nx;
   if (ekoc_blockop_count(op) > 0 || op->row_lo) return 0;
   for (k = 0; k < nx; ++k) /* row_lo[0] = 0 then */
     if (row_lo[k] > k) return 0;
-  memset(&view, 0, sizeof view);
-  view.nx = nx;
-  view.row_lo = (size_t *)row_lo;
-  if (!copy_rows(op, &view)) return 0;
+  op->row_lo = malloc((nx > 0 ? 2 * nx : 1) * sizeof *op->row_lo);
+  if (!op->row_lo) return 0;
+  op->row_base = op->row_lo + nx;
+  memcpy(op->row_lo, row_lo, nx * sizeof *op->row_lo); /* the caller's nx; the bases computed here */
   op->ranges_len = ekoc_blockop_row_offsets(nx, op->row_lo, op->row_base);
   return 1;
 }
