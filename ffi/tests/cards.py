@@ -181,6 +181,8 @@ CARDS = {
     "tl_nnlo_backward": (_theory(3), _axis(_operator((10.0, 5), [(2.0, 4)], inversion="expanded",
                                                      method="perturbative-exact"), time_like=True),
                          "time-like NNLO, perturbative-exact, downward across b, expanded backward matching"),
+    "msbar_lo_vfns": (_msbar(1), _operator((1.2, 3), [(10.0, 5), (1.1, 3)], inversion="exact"),
+                      "LO, MSbar masses (LO running), VFNS up across c and b and back below c"),
     "msbar_nnlo_vfns": (_msbar(3), _operator((1.2, 3), [(10.0, 5), (200.0, 6)]),
                         "NNLO, MSbar masses, VFNS up across the c, b and t thresholds, iterate-exact"),
     "msbar_nnlo_backward": (_msbar(3), _operator((10.0, 5), [(1.2, 3)], inversion="exact"),
