@@ -225,7 +225,14 @@ double ekoc_couplings_matching_factor_scheme(int32_t order, int up, int32_t nf_l
   const double c31 = msbar ? 365.0 / 3.0 - 67.0 / 9.0 * nf : 8941.0 / 27.0 - 409.0 / 27.0 * nf;
   const double c32 = msbar ? 109.0 / 3.0 + 16.0 / 9.0 * nf : 511.0 / 9.0;
   double c[4][4] = {{0.0, 0.0, 0.0, 0.0}, {0.0, c11, 0.0, 0.0}, {c20, c21, c22, 0.0}, {c30, c31, c32, c33}};
+  return ekoc_matching_factor_of(c, up, (order >= 1 && order <= 4) ? order - 1 : 3, a, L);
+}
+
+double ekoc_matching_factor_of(double c[4][4], int up, int n_max, double a, double L) {
+  double fact = 1.0;
   if (!up) { /* the perturbative inverse (eko invert_matching_coeffs) */
+    const double c11 = c[1][1], c20 = c[2][0], c21 = c[2][1], c22 = c[2][2];
+    const double c30 = c[3][0], c31 = c[3][1], c32 = c[3][2], c33 = c[3][3];
     c[1][1] = -c11;
     c[2][0] = -c20;
     c[2][1] = -c21;
@@ -235,9 +242,7 @@ double ekoc_couplings_matching_factor_scheme(int32_t order, int up, int32_t nf_l
     c[3][2] = 5.0 * c11 * c21 - c32;
     c[3][3] = -5.0 * (c11 * c11 * c11) + 5.0 * c11 * c22 - c33;
   }
-  int n_max = (order >= 1 && order <= 4) ? order - 1 : 3;
   /* same summation order and powers as eko, so the rounding agrees */
-  double fact = 1.0;
   for (int n = 1; n <= n_max; ++n)
     for (int l = 0; l <= n; ++l) fact += pow(a, (double)n) * pow(L, (double)l) * c[n][l];
   return fact;

@@ -75,6 +75,13 @@ int ekoc_couplings_run_qed(const ekoc_qed_running *q, int32_t nf, int32_t nl, co
  * L = ln(rho k_h^2). order outside 1..4 is treated as 4 (callers validate). */
 double ekoc_couplings_matching_factor(int32_t order, int up, int32_t nf_light, double a, double L);
 
+/* 1 + sum_{n=1}^{n_max} a^n sum_{l<=n} c[n][l] L^l (n_max <= 3), c the
+ * upward coefficients (c[1][0] = 0), replaced in place by those of the
+ * inverse when !up (eko's invert_matching_coeffs, as above): the decoupling
+ * factor of a_s and of the MSbar masses (evol/msbar.c), summed in eko's order
+ * so that the rounding agrees. */
+double ekoc_matching_factor_of(double c[4][4], int up, int n_max, double a, double L);
+
 /* The same factor in the heavy-quark mass scheme masses_scheme
  * (EKOC_MASSES_POLE: bitwise the one above; EKOC_MASSES_MSBAR: eko's MSBAR
  * coefficients c_{2,0} = -22/9, c_{2,1} = 22/3, c_{3,0} = -62.2116 + 5.4177 n_f,

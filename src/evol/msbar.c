@@ -160,22 +160,7 @@ static double mass_matching(int32_t order, int up, int32_t nf_low, double a, dou
   c[3][1] = 71.7887 + 7.85185 * n;
   c[3][2] = -700.0 / 27.0;
   c[3][3] = -232.0 / 27.0 + 16.0 / 27.0 * n;
-  if (!up) { /* c_{1,1} = 0: the inverse is the negative, but for d_{2,2} = 2 c_{1,1}^2 - c_{2,2} */
-    const double c11 = c[1][1], c20 = c[2][0], c21 = c[2][1], c22 = c[2][2];
-    const double c30 = c[3][0], c31 = c[3][1], c32 = c[3][2], c33 = c[3][3];
-    c[1][1] = -c11;
-    c[2][0] = -c20;
-    c[2][1] = -c21;
-    c[2][2] = 2.0 * c11 * c11 - c22;
-    c[3][0] = -c30;
-    c[3][1] = 5.0 * c11 * c20 - c31;
-    c[3][2] = 5.0 * c11 * c21 - c32;
-    c[3][3] = -5.0 * c11 * c11 * c11 + 5.0 * c11 * c22 - c33;
-  }
-  double fact = 1.0;
-  for (int p = 1; p < order; ++p)
-    for (int l = 0; l <= p; ++l) fact += pow(a, (double)p) * pow(L, (double)l) * c[p][l];
-  return fact;
+  return ekoc_matching_factor_of(c, up, order - 1, a, L);
 }
 
 static int isclose(double a, double b) { return fabs(a - b) <= 1e-8 + 1e-5 * fabs(b); }
