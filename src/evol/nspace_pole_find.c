@@ -72,31 +72,33 @@ static int gap2(const ekoc_nspace_cfg *lo, size_t count, const double *re, const
   return rc;
 }
 
-/* Scratch for gap2 at up to `cap` points. */
-typedef struct gap_scratch {
+/* Scratch of the evaluations at up to `cap` points (re, im): the crate's
+ * scratch, per point `tower_len` tower values and `per_point` results in val
+ * ([point][result]). */
+typedef struct point_scratch {
   size_t cap;
   double *re, *im, *scratch;
   ekoc_complex *tower, *val;
-} gap_scratch;
+} point_scratch;
 
-static int gap_scratch_alloc(gap_scratch *w, size_t cap) {
+static int point_scratch_alloc(point_scratch *w, size_t cap, int tower_len, int per_point) {
   w->cap = cap;
   w->re = malloc(cap * sizeof *w->re);
   w->im = malloc(cap * sizeof *w->im);
   w->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *w->scratch);
-  w->tower = malloc(4 * cap * sizeof *w->tower);
-  w->val = malloc(cap * sizeof *w->val);
+  w->tower = malloc(cap * (size_t)tower_len * sizeof *w->tower);
+  w->val = malloc(cap * (size_t)per_point * sizeof *w->val);
   return w->re && w->im && w->scratch && w->tower && w->val;
 }
 
-static void gap_scratch_free(gap_scratch *w) {
+static void point_scratch_free(point_scratch *w) {
   free(w->re), free(w->im), free(w->scratch), free(w->tower), free(w->val);
 }
 
 /* (r_+ - r_-)^2 - k^2 of family lo at one real N (bisect's function). */
 typedef struct gap_at {
   const ekoc_nspace_cfg *lo;
-  gap_scratch *w;
+  point_scratch *w;
   int k;
 } gap_at;
 
@@ -111,7 +113,7 @@ static int gap_minus_k2(void *ctx, double n, double *out) {
 
 /* The real poles of family lo in (1, n_max]: sign changes of (r_+ - r_-)^2
  * - k^2 on a dense grid of ln(N - 1), then bisection. */
-static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scratch *w, ekoc_pole_set *s) {
+static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, point_scratch *w, ekoc_pole_set *s) {
   double u0 = log(1e-3), u1 = log(n_max - 1.0);
   size_t count = (size_t)((u1 - u0) * SCAN_DENSITY) + 2, i;
   int k, rc;
@@ -145,7 +147,7 @@ static int real_poles(const ekoc_nspace_cfg *lo, int kmax, double n_max, gap_scr
 /* The complex poles of family lo near N = 0 (those whose paths' radii lie
  * where eko's or the band paths' do): Newton from a grid of starts in
  * -3 < Re N < 1.5, 0 < Im N < 1.4. */
-static int complex_poles(const ekoc_nspace_cfg *lo, int kmax, gap_scratch *w, ekoc_pole_set *s) {
+static int complex_poles(const ekoc_nspace_cfg *lo, int kmax, point_scratch *w, ekoc_pole_set *s) {
   enum { NRE = 16, NIM = 7, NS = NRE * NIM };
   ekoc_complex z[NS];
   unsigned char live[NS];
@@ -219,18 +221,18 @@ static void circle_radii(ekoc_pole_set *s, double tau_top) {
 int ekoc_poles_of_family(const ekoc_nspace_cfg *cfg, double n_max, int with_complex, ekoc_pole_set *out) {
   ekoc_nspace_cfg lo = *cfg;
   int kmax = ekoc_path_pole_orders(cfg), rc;
-  gap_scratch w;
+  point_scratch w;
   if (kmax < 2) return EKOC_OK;
   lo.order = 1; /* gamma^(0) only */
   lo.sv_mode = EKOC_SV_NONE;
   memset(&w, 0, sizeof w);
-  if (!gap_scratch_alloc(&w, 8192)) {
-    gap_scratch_free(&w);
+  if (!point_scratch_alloc(&w, 8192, 4, 1)) {
+    point_scratch_free(&w);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   }
   rc = real_poles(&lo, kmax, n_max, &w, out);
   if (rc == EKOC_OK && with_complex) rc = complex_poles(&lo, kmax, &w, out);
-  gap_scratch_free(&w);
+  point_scratch_free(&w);
   return rc;
 }
 
@@ -320,32 +322,11 @@ static int matching_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max,
 
 /* ---- the ordered-truncated non-singlet denominators ------------------------------------ */
 
-/* Scratch of ns_denominators at up to `cap` points. */
-typedef struct den_scratch {
-  size_t cap;
-  double *re, *im, *scratch;
-  ekoc_complex *tower, *den; /* den: [point][mode] */
-} den_scratch;
-
-static int den_scratch_alloc(den_scratch *w, size_t cap, int len) {
-  w->cap = cap;
-  w->re = malloc(cap * sizeof *w->re);
-  w->im = malloc(cap * sizeof *w->im);
-  w->scratch = malloc(EKOC_NSPACE_TOWER_SCRATCH(cap) * sizeof *w->scratch);
-  w->tower = malloc(cap * (size_t)len * sizeof *w->tower);
-  w->den = malloc(3 * cap * sizeof *w->den);
-  return w->re && w->im && w->scratch && w->tower && w->den;
-}
-
-static void den_scratch_free(den_scratch *w) {
-  free(w->re), free(w->im), free(w->scratch), free(w->tower), free(w->den);
-}
-
 /* sum_i U_i a0^i of the three non-singlet modes (ns+, ns-, nsV) of family
- * cfg at the count points (w->re, w->im) into w->den, from the anomalous
+ * cfg at the count points (w->re, w->im) into w->val ([point][mode]), from the anomalous
  * dimensions as the kernel takes them (the exponentiated scale variation's
  * shift included: ad/nspace.h, ekoc_nspace_evolution_ns_with). */
-static int ns_denominators(const ekoc_nspace_cfg *cfg, size_t count, den_scratch *w) {
+static int ns_denominators(const ekoc_nspace_cfg *cfg, size_t count, point_scratch *w) {
   int len = ekoc_nspace_tower_len(cfg), m;
   int rc = ekoc_nspace_towers(cfg, count, w->re, w->im, w->scratch, w->tower);
   size_t i;
@@ -355,7 +336,7 @@ static int ns_denominators(const ekoc_nspace_cfg *cfg, size_t count, den_scratch
     for (m = 0; m < 3; ++m) {
       if (cfg->sv_mode == EKOC_SV_EXPONENTIATED) ekoc_sv_exponentiated_ns(cfg->order, cfg->sv_log, cfg->beta, gamma[m]);
       ekoc_kernel_ns_u(cfg->order, cfg->beta, gamma[m], u);
-      w->den[3 * i + (size_t)m] = ekoc_kernel_ns_u_sum(cfg->order, u, cfg->a0);
+      w->val[3 * i + (size_t)m] = ekoc_kernel_ns_u_sum(cfg->order, u, cfg->a0);
     }
   }
   return rc;
@@ -364,7 +345,7 @@ static int ns_denominators(const ekoc_nspace_cfg *cfg, size_t count, den_scratch
 /* Mode m's denominator at one real N (bisect's function). */
 typedef struct den_at {
   const ekoc_nspace_cfg *cfg;
-  den_scratch *w;
+  point_scratch *w;
   int m;
 } den_at;
 
@@ -373,14 +354,14 @@ static int den_value(void *ctx, double n, double *out) {
   int rc;
   c->w->re[0] = n, c->w->im[0] = 0.0;
   rc = ns_denominators(c->cfg, 1, c->w);
-  *out = c->w->den[c->m].re;
+  *out = c->w->val[c->m].re;
   return rc;
 }
 
 /* The real zeros in (1e-3, n_max]: sign changes on a grid of ln N, then
  * bisection (the denominators are real and finite for real N > 0: the
  * anomalous dimensions' poles are at N = 0, -1, ..). */
-static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, den_scratch *w,
+static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, point_scratch *w,
                                ekoc_pole_set *s) {
   double u0 = log(1e-3), u1 = log(n_max), *n, *d;
   size_t count = (size_t)((u1 - u0) * SCAN_DENSITY) + 2, i;
@@ -393,7 +374,7 @@ static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n
   if (!n || !d) rc = ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   for (i = 0; rc == EKOC_OK && i < count; ++i) {
     n[i] = w->re[i];
-    for (m = 0; m < 3; ++m) d[3 * i + (size_t)m] = w->den[3 * i + (size_t)m].re;
+    for (m = 0; m < 3; ++m) d[3 * i + (size_t)m] = w->val[3 * i + (size_t)m].re;
   }
   for (m = 0; rc == EKOC_OK && m < 3; ++m)
     for (i = 0; rc == EKOC_OK && i + 1 < count; ++i) {
@@ -413,7 +394,7 @@ static int ns_denominator_real(const ekoc_nspace_cfg *cfg, int32_t job, double n
  * that leaves -2 < Re N < 4, Im N < 3 or meets another is dropped. The
  * conjugates are implied. Left of that every path encloses them (eko's
  * narrowest, x = 1e-9, crosses Im N = 0.5 at Re N > -0.3). */
-static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, den_scratch *w, ekoc_pole_set *s) {
+static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, point_scratch *w, ekoc_pole_set *s) {
   enum { NRE = 15, NIM = 7, NS = NRE * NIM };
   ekoc_complex z[NS];
   unsigned char live[NS];
@@ -437,8 +418,8 @@ static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, den_s
       int ok = 1, k;
       i = act[q];
       for (m = 0; m < 3; ++m) {
-        ekoc_complex f = w->den[9 * q + m];
-        ekoc_complex dz = c_scale(c_sub(w->den[9 * q + 3 + m], w->den[9 * q + 6 + m]), 0.5 / h);
+        ekoc_complex f = w->val[9 * q + m];
+        ekoc_complex dz = c_scale(c_sub(w->val[9 * q + 3 + m], w->val[9 * q + 6 + m]), 0.5 / h);
         if (!isfinite(f.re) || !isfinite(f.im) || !isfinite(dz.re) || !isfinite(dz.im)) ok = 0;
         if (c_abs(f) == 0.0) break; /* on a zero */
         logd = c_add(logd, c_div(dz, f));
@@ -464,7 +445,7 @@ static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, den_s
   if (rc == EKOC_OK) rc = ns_denominators(cfg, NS, w);
   for (i = 0; rc == EKOC_OK && i < NS; ++i) {
     double least = INFINITY;
-    for (m = 0; m < 3; ++m) least = fmin(least, c_abs(w->den[3 * i + m]));
+    for (m = 0; m < 3; ++m) least = fmin(least, c_abs(w->val[3 * i + m]));
     if (least < 1e-10 && z[i].im > 2e-3) rc = push_pole_of(s, z[i].re, z[i].im, cfg->nf, job, 0);
   }
   return rc;
@@ -473,16 +454,16 @@ static int ns_denominator_complex(const ekoc_nspace_cfg *cfg, int32_t job, den_s
 /* The zeros of the ordered-truncated denominators of segment job's
  * non-singlet family cfg (above LO). */
 static int ns_denominator_poles(const ekoc_nspace_cfg *cfg, int32_t job, double n_max, ekoc_pole_set *s) {
-  den_scratch w;
+  point_scratch w;
   int rc;
   memset(&w, 0, sizeof w);
-  if (!den_scratch_alloc(&w, 4096, ekoc_nspace_tower_len(cfg))) {
-    den_scratch_free(&w);
+  if (!point_scratch_alloc(&w, 4096, ekoc_nspace_tower_len(cfg), 3)) {
+    point_scratch_free(&w);
     return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the poles");
   }
   rc = ns_denominator_real(cfg, job, n_max, &w, s);
   if (rc == EKOC_OK) rc = ns_denominator_complex(cfg, job, &w, s);
-  den_scratch_free(&w);
+  point_scratch_free(&w);
   return rc;
 }
 
