@@ -118,17 +118,20 @@ class Profile:
 
 
 class NSpaceCache:
-    """N-space values the batch backend keeps from one solve to the next.
+    """N-space values kept from one solve to the next (a warm engine).
 
-    The basis transforms on the inversion path and the anomalous dimensions
-    at its nodes depend on the x grid, the interpolation degree, the batch
-    rule and (order, nf, physics), not on alpha_s, the scales, the method or
-    the scale variation: pass one cache to a series of ``solve(..., backend="batch",
-    nspace_cache=cache)`` calls on one grid (a scan over theories) and they
-    are computed once. The results are the same bits with or without it. A
-    solve on another grid empties it; at most ``max_bytes`` are held (0: the
-    library's default, 512 MiB); one solve uses it at a time (a concurrent
-    one runs without it). The C side is ekoc_nspace_cache.
+    The basis transforms on the inversion paths, the anomalous dimensions
+    and OMEs at their nodes and the rows' node factors depend on the x grid,
+    the interpolation degree (batch: its rule) and (order, nf, physics), not
+    on alpha_s, the scales, the method or the scale variation: pass one
+    cache to a series of ``solve(..., nspace_cache=cache)`` calls on one
+    grid (an alpha_s or scale scan, a database of theories; the N-space
+    backend, the default, and batch use it) and they are computed once. The
+    results are the same bits with or without it. A solve on another grid
+    empties what that backend keeps; at most ``max_bytes`` are held (0: the
+    library's default, 512 MiB; values of paths the current solve does not
+    use are dropped first); one solve uses it at a time (a concurrent one
+    runs without it). The C side is ekoc_nspace_cache.
     """
 
     def __init__(self, max_bytes: int = 0):

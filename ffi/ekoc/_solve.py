@@ -482,8 +482,8 @@ def solve(theory_card, operator_card, backend: str = "auto", *, physics: str = "
         each row so that Ctrl-C (KeyboardInterrupt) stops the computation;
         False leaves no Python at all in the computation.
     profile: attach the stage table (ekoc.profile returns it directly).
-    nspace_cache: an NSpaceCache shared with other batch solves on the same
-        grid (ignored by the other backends).
+    nspace_cache: an NSpaceCache shared with other solves on the same grid
+        (the N-space and batch backends; ignored by the others).
     options: epsabs, epsrel, limit, mellin_cut (eko: 1e-12, 1e-5, 100,
         0.05), batch_panels, batch_points; memory_budget: the bytes the
         computation may hold (0, the default: 3/4 of physical memory), a

@@ -83,19 +83,25 @@ typedef struct ekoc_theory {
                                    terms); ekoc_theory_masses gives the threshold masses */
 } ekoc_theory;
 
-/* N-space values the batch backend can keep from one computation to the next
- * (the basis transforms on the Talbot path, the anomalous dimensions and
- * OMEs at its nodes): they depend only on the x grid, the degree and the
- * batch rule, and on (order, nf, physics) — not on alpha_s, the scales, the
- * method or the scale variation. Give one cache to a series of computations on the
- * same grid (scans over theories, the LHA tables) through
+/* N-space values kept from one computation to the next, for the N-space
+ * backend (the default) and the batch backend: the basis transforms at the
+ * nodes of the inversion paths, the anomalous dimensions and OMEs there, and
+ * (N-space backend) the node factors of every row. They depend only on the x
+ * grid, the degree (and, for batch, its rule), the paths and (order, nf,
+ * physics) — not on alpha_s, the scales, the method or the scale variation.
+ * Give one cache to a series of computations on the same grid (alpha_s and
+ * scale scans, a database of theories, the LHA tables) through
  * ekoc_request.nspace_cache; a computation on another grid or rule empties
- * it. At most max_bytes (0: EKOC_NSPACE_CACHE_DEFAULT_BYTES) are held, about
- * 2 x 16 nx^2 (2 points + 1) panels bytes for the basis transforms plus 16
- * nx (2 points + 1) panels (9 to 12 per NNLO family) per (order, nf) family.
- * One computation uses a cache at a time: a computation that finds it in use
- * by another thread runs without it (same result, slower). The adaptive and
- * gpu backends ignore it. Results never depend on whether a cache is used. */
+ * what that backend keeps. At most max_bytes (0:
+ * EKOC_NSPACE_CACHE_DEFAULT_BYTES) are held: batch, about 2 x 16 nx^2
+ * (2 points + 1) panels bytes for the basis transforms plus 16 nx
+ * (2 points + 1) panels (9 to 12 per NNLO family) per (order, nf) family;
+ * N-space, ~5 MB for pineko's 50-point grid, ~12 MB on a 109-point grid,
+ * values of paths the current computation does not use dropped first when
+ * full. One computation uses a cache at a time: a computation that finds it
+ * in use by another thread runs without it (same result, slower). The
+ * adaptive and gpu backends ignore it. Results never depend on whether a
+ * cache is used: they are the same bits. */
 typedef struct ekoc_nspace_cache ekoc_nspace_cache;
 #define EKOC_NSPACE_CACHE_DEFAULT_BYTES ((size_t)512 << 20)
 int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out);
@@ -139,9 +145,9 @@ typedef struct ekoc_request {
    * a fraction of a second. Never called from the per-point kernel. */
   int (*progress)(void *data, uint64_t done, uint64_t total);
   void *progress_data;
-  /* Optional (batch backend): N-space values shared with other computations
-   * on the same grid, see ekoc_nspace_cache; NULL: the computation keeps its
-   * own for its parts only. */
+  /* Optional (N-space and batch backends): N-space values shared with other
+   * computations on the same grid, see ekoc_nspace_cache; NULL: the
+   * computation keeps nothing (batch: its own for its parts only). */
   ekoc_nspace_cache *nspace_cache;
   /* ---- appended after the first layout (callers built before get the default) */
   size_t memory_budget; /* bytes ekoc_compute may hold; 0: the default, 3/4 of physical memory (sysconf) */

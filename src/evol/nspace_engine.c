@@ -25,6 +25,7 @@
 #include "quad/band_plan.h"
 #include "quad/driver.h"
 #include "quad/interp.h"
+#include "quad/nspace_cache.h"
 #include "status.h"
 
 /* Which blocks of each target are inverted on which path, from the full
@@ -234,6 +235,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
       args.rows_out = g->rows_out;
     }
     args.progress = progress;
+    args.store = ekoc_band_invert_store(g->paths, bd, m, g->n);
     memset(g->row_over, 0, g->nx);
     memset(g->fun_over, 0, n_fun);
     rc = ekoc_band_invert(&args, &over);
@@ -329,6 +331,8 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
                       g.opt.first_nodes, EKOC_NSPACE_NODES_MAX);
   memset(&poles, 0, sizeof poles);
   rc = ekoc_band_plan_new(ip, g.opt.magnification, g.opt.ratio, &g.bp);
+  /* the caller's cache: the values of earlier computations on this grid (quad/path_cache.h) */
+  if (rc == EKOC_OK && rq->nspace_cache) g.paths = ekoc_nspace_cache_bind_paths(rq->nspace_cache, ip);
   if (rc == EKOC_OK) rc = ekoc_nspace_state_alloc(&g);
   /* the truncated and perturbative singlet solutions: their poles, the band
    * paths' crossings off them (evol/nspace_poles.h) */
@@ -373,6 +377,7 @@ int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc
   ekoc_poles_free(&poles);
   ekoc_quad_progress_destroy(&progress);
   ekoc_nspace_state_free(&g);
+  if (g.paths) ekoc_nspace_cache_release(rq->nspace_cache);
   if (rc == EKOC_OK) ekoc_profile_stage(prof, "N-space backend", ts);
   return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "evol/blockop.h"
 #include "evol/part_layout.h"
+#include "quad/path_cache.h"
 #include "status.h"
 
 /* Whether two families get the same towers (quad/nspace_cache.c keys them alike). */
@@ -73,7 +74,6 @@ static int engine_parts(ekoc_nspace_state *g) {
           g->owner[JF(j, f)] = g->owner[JF(i, f)];
           break;
         }
-      if (ekoc_nspace_takes_sums(&job->family[f])) g->takes_sums = 1;
     }
     for (e = 0; e < n; ++e) { /* a matching is 1 + O(a_s) on its diagonal; evolution decays at large N */
       double c;
@@ -92,16 +92,15 @@ static int engine_parts(ekoc_nspace_state *g) {
 
 /* The values of every needed part's families at the count points in
  * g->n_re, g->n_im (all families, or only those with elements regular at
- * N = 1), from towers shared between parts with the same ones. Values that
- * are not finite are left for the caller to find in what it uses. */
-static int eval_parts(ekoc_nspace_state *g, size_t count, int regular_only) {
+ * N = 1), from towers shared between parts with the same ones; with `keep`,
+ * towers kept in g->paths from an earlier computation at the same points are
+ * taken from there, and the ones computed are kept. Values that are not
+ * finite are left for the caller to find in what it uses. */
+static int eval_parts(ekoc_nspace_state *g, size_t count, int regular_only, int keep) {
   const ekoc_plan *p = g->p;
   size_t j;
-  int f, rc;
-  if (g->takes_sums) {
-    rc = ekoc_nspace_sums(count, g->n_re, g->n_im, g->sums);
-    if (rc != EKOC_OK) return rc;
-  }
+  int f, rc, sums_done = 0;
+  struct ekoc_path_cache *pc = keep ? g->paths : NULL;
   memset(g->tower_now, 0, 2 * p->n_jobs);
   for (j = 0; j < p->n_jobs; ++j) /* the towers the active families read */
     for (f = 0; f < 2 && g->active[j] && !p->jobs[j].unity; ++f)
@@ -110,9 +109,21 @@ static int eval_parts(ekoc_nspace_state *g, size_t count, int regular_only) {
     for (f = 0; f < 2; ++f)
       if (g->tower_now[JF(j, f)]) {
         const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
-        rc = ekoc_nspace_towers_from_sums(cfg, count, g->n_re, g->n_im, ekoc_nspace_takes_sums(cfg) ? g->sums : NULL,
-                                          g->scratch, g->tower[JF(j, f)]);
+        const ekoc_complex *kept = ekoc_path_cache_tower(pc, cfg, count, g->n_re, g->n_im);
+        int sums = ekoc_nspace_takes_sums(cfg);
+        if (kept) {
+          memcpy(g->tower[JF(j, f)], kept, count * (size_t)ekoc_nspace_tower_len(cfg) * sizeof *kept);
+          continue;
+        }
+        if (sums && !sums_done) { /* the harmonic sums once for every family that takes them */
+          rc = ekoc_nspace_sums(count, g->n_re, g->n_im, g->sums);
+          if (rc != EKOC_OK) return rc;
+          sums_done = 1;
+        }
+        rc = ekoc_nspace_towers_from_sums(cfg, count, g->n_re, g->n_im, sums ? g->sums : NULL, g->scratch,
+                                          g->tower[JF(j, f)]);
         if (rc != EKOC_OK) return rc;
+        ekoc_path_cache_put_tower(pc, cfg, count, g->n_re, g->n_im, g->tower[JF(j, f)]);
       }
   for (j = 0; j < p->n_jobs; ++j) {
     if (!g->active[j] || p->jobs[j].unity) continue;
@@ -147,7 +158,7 @@ static int classify_elements(ekoc_nspace_state *g) {
     g->n_im[q] = CIRCLE_RADIUS * sin(phi);
   }
   memcpy(g->active, g->need, p->n_jobs);
-  rc = eval_parts(g, CIRCLE_POINTS, 0);
+  rc = eval_parts(g, CIRCLE_POINTS, 0, 1);
   for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
     ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
     int n = ekoc_part_elements(&p->jobs[j], map), e, k;
@@ -184,7 +195,7 @@ static int large_n_limits(ekoc_nspace_state *g) {
   g->n_re[0] = 1e4, g->n_re[1] = 4e4;
   g->n_im[0] = g->n_im[1] = 0.0;
   memcpy(g->active, g->need, p->n_jobs);
-  rc = eval_parts(g, 2, 0);
+  rc = eval_parts(g, 2, 0, 1);
   for (j = 0; rc == EKOC_OK && j < p->n_jobs; ++j) {
     ekoc_element_map map[EKOC_JOB_MAX_ELEMENTS];
     int n = ekoc_part_elements(&p->jobs[j], map), e;
@@ -285,7 +296,7 @@ int ekoc_nspace_path_values(ekoc_nspace_state *g, const ekoc_band *bd, int singl
     g->n_re[i] = g->n[i].re;
     g->n_im[i] = g->n[i].im;
   }
-  return eval_parts(g, count, !singlet_path);
+  return eval_parts(g, count, !singlet_path, 1);
 }
 
 int ekoc_nspace_path_refine(ekoc_nspace_state *g, const ekoc_band *bd, int singlet_path, int m) {
@@ -296,7 +307,7 @@ int ekoc_nspace_path_refine(ekoc_nspace_state *g, const ekoc_band *bd, int singl
     g->n_re[i] = g->n[2 * i + 1].re;
     g->n_im[i] = g->n[2 * i + 1].im;
   }
-  rc = eval_parts(g, half, !singlet_path);
+  rc = eval_parts(g, half, !singlet_path, 1);
   if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(g, half, !singlet_path, g->tops_odd);
   for (t = 0; rc == EKOC_OK && t < g->nt; ++t) {
     ekoc_nsop merged;
@@ -322,7 +333,7 @@ int ekoc_nspace_node_values(ekoc_nspace_state *g, const ekoc_complex *n, size_t 
   }
   memcpy(g->active, g->need, g->p->n_jobs);
   memset(g->target_active, 1, g->nt);
-  return eval_parts(g, count, 0);
+  return eval_parts(g, count, 0, 0);
 }
 
 /* The active parts' matrices from the values of path_values (regular_only:

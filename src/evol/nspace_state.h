@@ -26,6 +26,7 @@ typedef struct ekoc_nspace_state {
   const ekoc_request *rq;
   ekoc_nspace_engine_options opt;
   ekoc_profile *prof;
+  struct ekoc_path_cache *paths; /* values kept between computations (quad/path_cache.h; NULL: none) */
   size_t t0, nt, nx, cap; /* targets; nodes the arrays hold */
   ekoc_band_plan *bp;
   const unsigned char *pole_block; /* [target][a][b]: residues of U_k poles added afterwards (may be NULL) */
@@ -44,7 +45,6 @@ typedef struct ekoc_nspace_state {
   unsigned char *singular;    /* [job][element]: singular at N = 1 (inverted on the singlet-like path only) */
   unsigned char *constant;    /* [job][element]: independent of N (its value is lim_e) */
   unsigned char *regular_fam; /* [job][family]: the family has elements regular at N = 1 */
-  int takes_sums;             /* some family builds its towers from the harmonic sums */
   ekoc_nsop *parts, *tops;    /* [job], [target] */
   ekoc_nsop *tops_odd;        /* [target]: a refinement's operators at the new nodes */
   int tops_path;              /* 2 band + path whose first pass tops holds already (-1: none) */

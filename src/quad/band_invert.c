@@ -13,6 +13,7 @@
 
 #include "quad/band_transforms.h"
 #include "quad/driver.h"
+#include "quad/path_cache.h"
 #include "quad/real_gemm.h"
 #include "status.h"
 
@@ -45,27 +46,35 @@ static size_t round_up(size_t v, size_t q) { return (v + q - 1) / q * q; }
  * intervals (the even ones) first, then the odd ones. */
 static size_t inner_row(int m, int i) { return i % 2 == 0 ? (size_t)i : (size_t)(m + 1 + i); }
 
+/* The chunk of node i of m + 1. */
+static size_t chunk_of(int m, int i) { return (size_t)i * CHUNKS / (size_t)(m + 1); }
+
 /* A thread's scratch. */
 typedef struct band_scratch {
   size_t ld_sh, ld_own, rows; /* padded columns of the two B matrices; padded functions */
   double *b_sh, *b_own;       /* (2 (m + 1)) x ld */
   double *sum_sh, *sum_own;   /* [chunk][column]: sum over the chunk's nodes of |P_j(N_i)|^2 */
-  double *a;                  /* rows x 2 (m + 1): the left factor of one row */
-  double *max_a;              /* [function][chunk]: max over the chunk's nodes of (s_e,i |X_k,i|)^2 */
+  double *a[2];               /* rows x 2 (m + 1): the left factor of the rows' own columns (node factors
+                                 1: the same for every row, made once, unscaled_ready), and of one row's
+                                 block columns */
+  double *max_a[2];           /* [function][chunk]: max over the chunk's nodes of (s_e,i |X_k,i|)^2 */
+  int unscaled_ready;
   double *c_even, *c_odd;     /* rows x ld_c: the sums over the even and over the odd nodes */
   double *c_size;             /* rows x ld_c: the bound on the sum of the terms' squared sizes */
   size_t ld_c;
   double *p_re, *p_im;        /* [column][node]: transforms of one range */
   ekoc_complex *x_node;       /* [node]: the row's factor e^{N (ref - ln x_k)} */
   double *x_size2;            /* [node]: its squared size */
+  size_t *chunk_start;        /* [chunk]: its first node (chunk_of is ascending), then m + 1 */
+  double *node_size;          /* [node]: one function's squared sizes of its terms */
   ekoc_band_transform_scratch ts;
   unsigned char *fun_over;    /* the thread's share of ekoc_band_invert_args.fun_over */
 } band_scratch;
 
 static void scratch_free(band_scratch *s) {
-  free(s->b_sh), free(s->b_own), free(s->sum_sh), free(s->sum_own), free(s->a);
-  free(s->max_a), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p_re), free(s->p_im);
-  free(s->x_node), free(s->x_size2);
+  free(s->b_sh), free(s->b_own), free(s->sum_sh), free(s->sum_own), free(s->a[0]), free(s->a[1]);
+  free(s->max_a[0]), free(s->max_a[1]), free(s->c_even), free(s->c_odd), free(s->c_size), free(s->p_re), free(s->p_im);
+  free(s->x_node), free(s->x_size2), free(s->chunk_start), free(s->node_size);
   free(s->fun_over);
   ekoc_band_transform_scratch_free(&s->ts);
 }
@@ -83,8 +92,10 @@ static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int32_t bd_degree
   s->b_own = calloc(inner * s->ld_own, sizeof(double));
   s->sum_sh = calloc(CHUNKS * s->ld_sh, sizeof(double));
   s->sum_own = calloc(CHUNKS * s->ld_own, sizeof(double));
-  s->a = calloc(s->rows * inner, sizeof(double));
-  s->max_a = calloc(s->rows * CHUNKS, sizeof(double));
+  s->a[0] = calloc(s->rows * inner, sizeof(double));
+  s->a[1] = calloc(s->rows * inner, sizeof(double));
+  s->max_a[0] = calloc(s->rows * CHUNKS, sizeof(double));
+  s->max_a[1] = calloc(s->rows * CHUNKS, sizeof(double));
   s->c_even = calloc(s->rows * s->ld_c, sizeof(double));
   s->c_odd = calloc(s->rows * s->ld_c, sizeof(double));
   s->c_size = calloc(s->rows * s->ld_c, sizeof(double));
@@ -93,13 +104,20 @@ static int scratch_alloc(band_scratch *s, const ekoc_band *bd, int32_t bd_degree
   s->fun_over = calloc(s->rows, 1);
   s->x_node = malloc(((size_t)m + 1) * sizeof *s->x_node);
   s->x_size2 = malloc(((size_t)m + 1) * sizeof *s->x_size2);
-  return s->x_node && s->x_size2 && s->fun_over && s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a && s->max_a && s->c_even && s->c_odd &&
+  s->chunk_start = malloc((CHUNKS + 1) * sizeof *s->chunk_start);
+  s->node_size = malloc(((size_t)m + 1) * sizeof *s->node_size);
+  if (s->chunk_start) {
+    size_t q, i = 0;
+    for (q = 0; q <= CHUNKS; ++q) {
+      while (i <= (size_t)m && chunk_of(m, (int)i) < q) ++i;
+      s->chunk_start[q] = i;
+    }
+  }
+  return s->chunk_start && s->node_size && s->x_node && s->x_size2 && s->fun_over && s->b_sh && s->b_own && s->sum_sh && s->sum_own && s->a[0] && s->a[1] && s->max_a[0] && s->max_a[1] && s->c_even && s->c_odd &&
          s->c_size && s->p_re && s->p_im &&
          ekoc_band_transform_scratch_alloc(&s->ts, s->ld_c, (size_t)m + 1, bd_degree);
 }
 
-/* The chunk of node i of m + 1. */
-static size_t chunk_of(int m, int i) { return (size_t)i * CHUNKS / (size_t)(m + 1); }
 
 /* The transforms of columns [j0, j1) at every node into b (ld columns,
  * zero beyond j1 - j0 up to `pad`) and their squared sizes summed per chunk
@@ -123,30 +141,46 @@ static void fill_transforms(const ekoc_band_invert_args *a, band_scratch *s, siz
   }
 }
 
-/* The left factor of row k: f_e,i times e^{N_i (ref - ln x_k)} (scaled = 0:
- * no factor), and the largest squared size of its terms per function and
- * chunk. The node factors and their squared sizes first (one exponential
- * per node), then function by function along the nodes (contiguous). */
-static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double logx_k, double ref, int scaled) {
-  size_t e, inner = 2 * (size_t)(a->m + 1), count = (size_t)a->m + 1;
+/* The node factors of a row: e^{N_i (ref - ln x_k)} (scaled = 0: 1) and
+ * their squared sizes, one exponential per node. */
+static void node_factors(const ekoc_band_invert_args *a, double logx_k, double ref, int scaled, ekoc_complex *x,
+                         double *x_size2) {
   int i;
   for (i = 0; i <= a->m; ++i) {
-    ekoc_complex x = scaled ? ekoc_node_exp(a->n[i], ref, logx_k) : c_real(1.0);
-    s->x_node[i] = x;
-    s->x_size2[i] = x.re * x.re + x.im * x.im;
+    x[i] = scaled ? ekoc_node_exp(a->n[i], ref, logx_k) : c_real(1.0);
+    x_size2[i] = x[i].re * x[i].re + x[i].im * x[i].im;
   }
+}
+
+/* The left factor of row k: f_e,i times the row's node factors x (and their
+ * squared sizes x_size2), and the largest squared size of its terms per
+ * function and chunk; function by function, the even nodes' then the odd
+ * nodes' products in their places of the inner dimension (inner_row), then
+ * the sizes and their maxima over each chunk's consecutive nodes. */
+static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, const ekoc_complex *x, const double *x_size2,
+                      double *left, double *left_max) {
+  size_t e, inner = 2 * (size_t)(a->m + 1), count = (size_t)a->m + 1, m = (size_t)a->m, i, q;
+  double *size = s->node_size;
   for (e = 0; e < a->n_functions; ++e) {
     const ekoc_complex *f = a->f + e * count;
     const double *f_size = a->f_size + e * count;
-    double *row = s->a + e * inner, *max_a = s->max_a + e * CHUNKS;
-    for (i = 0; i < CHUNKS; ++i) max_a[i] = 0.0;
-    for (i = 0; i <= a->m; ++i) {
-      ekoc_complex v = c_mul(f[i], s->x_node[i]);
-      size_t at = inner_row(a->m, i), q = chunk_of(a->m, i);
-      double size = f_size[i] * f_size[i] * s->x_size2[i];
-      row[at] = v.re;
-      row[at + 1] = v.im;
-      if (size > max_a[q]) max_a[q] = size;
+    double *row = left + e * inner, *max_a = left_max + e * CHUNKS;
+    for (i = 0; i <= m; i += 2) {
+      ekoc_complex v = c_mul(f[i], x[i]);
+      row[i] = v.re;
+      row[i + 1] = v.im;
+    }
+    for (i = 1; i <= m; i += 2) {
+      ekoc_complex v = c_mul(f[i], x[i]);
+      row[m + 1 + i] = v.re;
+      row[m + 2 + i] = v.im;
+    }
+    for (i = 0; i <= m; ++i) size[i] = f_size[i] * f_size[i] * x_size2[i];
+    for (q = 0; q < CHUNKS; ++q) {
+      double largest = 0.0;
+      for (i = s->chunk_start[q]; i < s->chunk_start[q + 1]; ++i)
+        if (size[i] > largest) largest = size[i];
+      max_a[q] = largest;
     }
   }
 }
@@ -154,16 +188,17 @@ static void fill_left(const ekoc_band_invert_args *a, band_scratch *s, double lo
 /* The two half-rule sums of columns [0, cols) of b, then the entries of row k,
  * columns j0.. added to the outputs; returns the entries over tolerance. */
 static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_real_gemm_fn gemm, size_t k,
-                          size_t j0, size_t cols, const double *b, size_t ldb, const double *sum) {
+                          size_t j0, size_t cols, const double *left, const double *left_max, const double *b,
+                          size_t ldb, const double *sum) {
   size_t nx = a->ip->n, inner = 2 * (size_t)(a->m + 1), even = (size_t)a->m + 2, pad, e, c, over = 0;
   /* the row's own tail where the band's (that of its slowest row) is above the rounding floor: a close
    * pair of grid points makes it ~1 for every row of the bands it is in; below the floor the band's is
    * kept (the same bits as before rows had their own) */
   double tail = a->tail > NOISE_EPS ? fmin(a->tail, exp(a->band->row_tau_min[k] * a->n[a->m].re)) : a->tail;
   pad = round_up(cols, EKOC_REAL_GEMM_COLS);
-  gemm(s->rows, pad, even, s->a, inner, b, ldb, s->c_even, s->ld_c);
-  gemm(s->rows, pad, inner - even, s->a + even, inner, b + even * ldb, ldb, s->c_odd, s->ld_c);
-  gemm(s->rows, pad, CHUNKS, s->max_a, CHUNKS, sum, ldb, s->c_size, s->ld_c);
+  gemm(s->rows, pad, even, left, inner, b, ldb, s->c_even, s->ld_c);
+  gemm(s->rows, pad, inner - even, left + even, inner, b + even * ldb, ldb, s->c_odd, s->ld_c);
+  gemm(s->rows, pad, CHUNKS, left_max, CHUNKS, sum, ldb, s->c_size, s->ld_c);
   for (e = 0; e < a->n_functions; ++e) {
     const double *ce = s->c_even + e * s->ld_c, *co = s->c_odd + e * s->ld_c, *cs = s->c_size + e * s->ld_c;
     double scale = a->fun_tolerance ? a->fun_tolerance[e] : 1.0;
@@ -196,40 +231,73 @@ static size_t row_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_
   return over;
 }
 
-/* One block of rows. */
-static size_t block_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_real_gemm_fn gemm,
-                            const ekoc_band_block *blk) {
+/* One block of rows (block q of the band). The right factors and the rows'
+ * node factors come from the store where an earlier call left them, are
+ * made there where it has room for them, and in the scratch otherwise. */
+static size_t block_entries(const ekoc_band_invert_args *a, band_scratch *s, ekoc_real_gemm_fn gemm, size_t q) {
   const ekoc_band *bd = a->band;
+  const ekoc_band_block *blk = &bd->block[q];
+  ekoc_path_store *st = a->store;
   const double *lg = a->ip->logx;
-  double ref = lg[blk->k1];
-  size_t over = 0, shared = (size_t)(blk->s_hi - blk->s_lo);
+  double ref = lg[blk->k1], *b_sh = s->b_sh, *sum_sh = s->sum_sh;
+  size_t over = 0, shared = (size_t)(blk->s_hi - blk->s_lo), ld_sh = s->ld_sh;
   int32_t k;
   if (a->rows) { /* a block with none of the rows asked for is skipped whole */
     for (k = blk->k0; k <= blk->k1 && !a->rows[k]; ++k) {
     }
     if (k > blk->k1) return 0;
   }
-  if (shared > 0)
-    fill_transforms(a, s, (size_t)blk->s_lo, (size_t)blk->s_hi, -INFINITY, ref, s->b_sh, s->ld_sh, s->ld_sh,
-                    s->sum_sh);
+  if (st && st->b_blk[q]) {
+    b_sh = st->b_blk[q];
+    sum_sh = st->size_blk[q];
+    ld_sh = st->ld_blk[q];
+  }
+  if (shared > 0 && !(st && st->b_blk[q] && st->blk_ready[q])) {
+    fill_transforms(a, s, (size_t)blk->s_lo, (size_t)blk->s_hi, -INFINITY, ref, b_sh, ld_sh, ld_sh, sum_sh);
+    if (st && st->b_blk[q]) st->blk_ready[q] = 1;
+  }
   for (k = blk->k0; k <= blk->k1; ++k) {
     size_t own = (size_t)(bd->j_own[k] - bd->j_lo[k]), rest = (size_t)(bd->j_hi[k] - bd->j_own[k]), before = over;
     if (a->rows && !a->rows[k]) continue;
     if (own > 0) {
-      fill_transforms(a, s, (size_t)bd->j_lo[k], (size_t)bd->j_own[k], lg[k], lg[k], s->b_own, s->ld_own,
-                      round_up(own, EKOC_REAL_GEMM_COLS), s->sum_own);
-      fill_left(a, s, lg[k], lg[k], 0);
-      over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_lo[k], own, s->b_own, s->ld_own, s->sum_own);
+      double *b_own = s->b_own, *sum_own = s->sum_own;
+      size_t ld_own = s->ld_own, pad = round_up(own, EKOC_REAL_GEMM_COLS);
+      int kept = st && st->b_row[k];
+      if (kept) b_own = st->b_row[k], sum_own = st->size_row[k], ld_own = st->ld_row[k];
+      if (!(kept && (st->row_ready[k] & 1))) {
+        fill_transforms(a, s, (size_t)bd->j_lo[k], (size_t)bd->j_own[k], lg[k], lg[k], b_own, ld_own, pad, sum_own);
+        if (kept) st->row_ready[k] |= 1;
+      }
+      if (!s->unscaled_ready) {
+        node_factors(a, lg[k], lg[k], 0, s->x_node, s->x_size2);
+        fill_left(a, s, s->x_node, s->x_size2, s->a[0], s->max_a[0]);
+        s->unscaled_ready = 1;
+      }
+      over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_lo[k], own, s->a[0], s->max_a[0], b_own, ld_own,
+                          sum_own);
     }
     if (rest > 0) {
-      size_t c0 = (size_t)(bd->j_own[k] - blk->s_lo);
-      fill_left(a, s, lg[k], ref, 1);
-      over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_own[k], rest, s->b_sh + c0, s->ld_sh,
-                          s->sum_sh + c0);
+      size_t c0 = (size_t)(bd->j_own[k] - blk->s_lo), count = (size_t)a->m + 1;
+      ekoc_complex *x = s->x_node;
+      double *x_size2 = s->x_size2;
+      int kept = st && st->x_row[k];
+      if (kept) x = (ekoc_complex *)st->x_row[k], x_size2 = st->x_row[k] + 2 * count;
+      if (!(kept && (st->row_ready[k] & 2))) {
+        node_factors(a, lg[k], ref, 1, x, x_size2);
+        if (kept) st->row_ready[k] |= 2;
+      }
+      fill_left(a, s, x, x_size2, s->a[1], s->max_a[1]);
+      over += row_entries(a, s, gemm, (size_t)k, (size_t)bd->j_own[k], rest, s->a[1], s->max_a[1], b_sh + c0, ld_sh,
+                          sum_sh + c0);
     }
     if (over > before && a->row_over) a->row_over[k] = 1; /* rows of a block are one thread's */
   }
   return over;
+}
+
+ekoc_path_store *ekoc_band_invert_store(struct ekoc_path_cache *pc, const ekoc_band *bd, int m,
+                                        const ekoc_complex *n) {
+  return pc ? ekoc_path_cache_store(pc, bd, m, n, CHUNKS, EKOC_REAL_GEMM_COLS) : NULL;
 }
 
 int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
@@ -247,7 +315,7 @@ int ekoc_band_invert(const ekoc_band_invert_args *a, size_t *n_over) {
 #pragma omp for schedule(dynamic, 1)
     for (q = 0; q < nb; ++q) {
       if (ok && !cancelled && a->progress && ekoc_quad_progress_poll(a->progress, &mark) != EKOC_OK) cancelled = 1;
-      if (ok && !cancelled) over += block_entries(a, &s, gemm, &a->band->block[q]);
+      if (ok && !cancelled) over += block_entries(a, &s, gemm, (size_t)q);
     }
     if (ok && a->fun_over)
 #pragma omp critical(ekoc_band_fun_over)

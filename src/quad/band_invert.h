@@ -69,7 +69,16 @@ typedef struct ekoc_band_invert_args {
    * caller's callback runs at least every EKOC_PROGRESS_POLL_S and a
    * cancellation stops the band (may be NULL) */
   struct ekoc_quad_progress *progress;
+  /* the band path's right factors and node factors kept between calls
+   * (ekoc_band_invert_store; NULL: made in the scratch for this call only) */
+  struct ekoc_path_store *store;
 } ekoc_band_invert_args;
+
+/* The store of band bd's products on the m + 1 nodes n in pc (quad/path_cache.h), in this file's
+ * layout, or NULL (no cache, or no room). Call outside the parallel loop. */
+struct ekoc_path_cache;
+struct ekoc_path_store *ekoc_band_invert_store(struct ekoc_path_cache *pc, const ekoc_band *bd, int m,
+                                               const ekoc_complex *n);
 
 /* Writes the band's entries of every function to its outputs (in the rows
  * asked for); *n_over counts the entries (of this contribution) whose stated

@@ -40,7 +40,8 @@ int ekoc_quad_progress_row(ekoc_quad_progress *p);
 /* The tolerance an entry of value v must meet, as GSL's QAGS defines it:
  * max(epsabs, epsrel |v|). The drivers flag an entry whose error is above it. */
 static inline double ekoc_quad_tolerance(double epsabs, double epsrel, double v) {
-  return fmax(epsabs, epsrel * fabs(v));
+  double rel = epsrel * fabs(v); /* fmax(epsabs, rel) without libm's call (a NaN rel gives epsabs, as fmax) */
+  return rel > epsabs ? rel : epsabs;
 }
 
 /* The remainder beyond the Mellin cut (docs/physics.md §3, "The remainder

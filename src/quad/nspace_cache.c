@@ -8,6 +8,7 @@
 #include "quad/batch_eval.h"
 #include "quad/batch_rule.h"
 #include "quad/nspace_cache.h"
+#include "quad/path_cache.h"
 #include "status.h"
 
 /* Distinct tower families one key can hold: evolution ns/singlet at orders
@@ -34,17 +35,8 @@ struct ekoc_nspace_panels {
   int32_t takes_sums;         /* the family's towers come from packed sums (ekoc_nspace_takes_sums) */
 };
 
-/* The physics choices besides (kind, family, order, nf) a tower depends on:
- * polarized, time_like, and at N3LO evolution the anomalous-dimension choice
- * (n3lo_ad_variation[7], use_fhmruvv), the QED order of a QED family, and
- * where eko approximates (physics), a matching's heavy-quark mass scheme; 0
- * where the tower does not read it. */
-#define TOWER_CHOICE_LEN 13
-
 typedef struct tower_slot {
-  int32_t kind, family, order, nf;
-  int32_t choice[TOWER_CHOICE_LEN];
-  double ome_log; /* matching only (0 for evolution) */
+  ekoc_tower_key key;
   ekoc_complex *v;
   unsigned char *ready;
   double *radius; /* [k]: of the path the row's towers were computed on */
@@ -77,6 +69,7 @@ struct ekoc_nspace_cache {
   int32_t n_slots;
   panel_index pidx[2];        /* by offset; count NULL until asked for */
   atomic_size_t loop_bytes;   /* panel arrays allocated inside the drivers' loops */
+  ekoc_path_cache *paths;     /* the N-space engine's values (own key; NULL until first asked for) */
 };
 
 int ekoc_nspace_cache_new(size_t max_bytes, ekoc_nspace_cache **out) {
@@ -149,11 +142,26 @@ static void drop_all(ekoc_nspace_cache *c) {
 void ekoc_nspace_cache_free(ekoc_nspace_cache *c) {
   if (!c) return;
   drop_all(c);
+  ekoc_path_cache_free(c->paths);
   free(c);
 }
 
 size_t ekoc_nspace_cache_bytes(const ekoc_nspace_cache *c) {
-  return c ? c->used_bytes + atomic_load(&((ekoc_nspace_cache *)c)->loop_bytes) : 0;
+  return c ? c->used_bytes + atomic_load(&((ekoc_nspace_cache *)c)->loop_bytes) + ekoc_path_cache_bytes(c->paths)
+           : 0;
+}
+
+struct ekoc_path_cache *ekoc_nspace_cache_bind_paths(ekoc_nspace_cache *c, const struct ekoc_interp *ip) {
+  size_t batch;
+  if (!c || !ip) return NULL;
+  if (atomic_flag_test_and_set(&c->busy)) return NULL; /* another computation holds it */
+  if (!c->paths) c->paths = ekoc_path_cache_new();
+  batch = c->used_bytes + atomic_load(&c->loop_bytes);
+  if (!c->paths || !ekoc_path_cache_bind(c->paths, ip, batch < c->max_bytes ? c->max_bytes - batch : 0)) {
+    atomic_flag_clear(&c->busy);
+    return NULL;
+  }
+  return c->paths;
 }
 
 static int same_key(const ekoc_nspace_cache *c, const double *logx, size_t nx, int32_t degree, int32_t panels,
@@ -191,7 +199,7 @@ void ekoc_nspace_cache_release(ekoc_nspace_cache *c) {
 /* Bytes still free in the budget: what the driver loops reserved
  * (loop_bytes) counts as held too. */
 static size_t room(ekoc_nspace_cache *c) {
-  size_t held = c->used_bytes + atomic_load(&c->loop_bytes);
+  size_t held = c->used_bytes + atomic_load(&c->loop_bytes) + ekoc_path_cache_bytes(c->paths);
   return held >= c->max_bytes ? 0 : c->max_bytes - held;
 }
 
@@ -273,34 +281,39 @@ ekoc_complex *ekoc_nspace_cache_sums(ekoc_nspace_cache *c, int singlet_like, uns
                          radius);
 }
 
-static void tower_choice(const ekoc_nspace_cfg *cfg, int32_t choice[TOWER_CHOICE_LEN]) {
+void ekoc_tower_key_of(const ekoc_nspace_cfg *cfg, ekoc_tower_key *key) {
   int i;
-  memset(choice, 0, TOWER_CHOICE_LEN * sizeof *choice);
-  choice[0] = cfg->polarized;
-  choice[1] = cfg->time_like;
+  memset(key, 0, sizeof *key);
+  key->kind = cfg->kind;
+  key->family = cfg->family;
+  key->order = cfg->order;
+  key->nf = cfg->nf;
+  key->choice[0] = cfg->polarized;
+  key->choice[1] = cfg->time_like;
   if (cfg->kind == EKOC_KIND_EVOLUTION && cfg->order >= 4) {
-    for (i = 0; i < 7; ++i) choice[2 + i] = cfg->n3lo_ad_variation[i];
-    choice[9] = cfg->use_fhmruvv;
+    for (i = 0; i < 7; ++i) key->choice[2 + i] = cfg->n3lo_ad_variation[i];
+    key->choice[9] = cfg->use_fhmruvv;
   }
-  if (ekoc_nspace_is_qed(cfg)) choice[10] = cfg->qed_order; /* the QED towers' pairs */
-  choice[11] = cfg->physics;
-  if (cfg->kind == EKOC_KIND_MATCHING) choice[12] = cfg->mass_scheme; /* the MSbar terms of the OMEs */
+  if (ekoc_nspace_is_qed(cfg)) key->choice[10] = cfg->qed_order; /* the QED towers' pairs */
+  key->choice[11] = cfg->physics;
+  if (cfg->kind == EKOC_KIND_MATCHING) {
+    key->choice[12] = cfg->mass_scheme; /* the MSbar terms of the OMEs */
+    key->ome_log = cfg->ome_log;
+  }
 }
 
 ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_cfg *cfg, unsigned char **ready,
                                        double **radius) {
-  int32_t i, choice[TOWER_CHOICE_LEN];
-  double ome_log;
+  ekoc_tower_key key;
+  int32_t i;
   tower_slot *s;
   *ready = NULL;
   *radius = NULL;
   if (!c || !c->logx || !cfg) return NULL;
-  ome_log = cfg->kind == EKOC_KIND_MATCHING ? cfg->ome_log : 0.0;
-  tower_choice(cfg, choice);
+  ekoc_tower_key_of(cfg, &key);
   for (i = 0; i < c->n_slots; ++i) {
     s = &c->slot[i];
-    if (s->kind == cfg->kind && s->family == cfg->family && s->order == cfg->order && s->nf == cfg->nf &&
-        s->ome_log == ome_log && memcmp(s->choice, choice, sizeof choice) == 0) {
+    if (memcmp(&s->key, &key, sizeof key) == 0) {
       *ready = s->ready;
       *radius = s->radius;
       return s->v;
@@ -310,12 +323,7 @@ ekoc_complex *ekoc_nspace_cache_towers(ekoc_nspace_cache *c, const ekoc_nspace_c
   s = &c->slot[c->n_slots];
   s->v = alloc_rows(c, (size_t)c->n_nodes * (size_t)ekoc_nspace_tower_len(cfg), &s->ready, &s->radius);
   if (!s->v) return NULL;
-  s->kind = cfg->kind;
-  s->family = cfg->family;
-  s->order = cfg->order;
-  s->nf = cfg->nf;
-  memcpy(s->choice, choice, sizeof choice);
-  s->ome_log = ome_log;
+  s->key = key;
   c->n_slots++;
   *ready = s->ready;
   *radius = s->radius;
@@ -392,7 +400,8 @@ ekoc_nspace_panels *ekoc_nspace_cache_panels(ekoc_nspace_cache *c, int singlet_l
 static int reserve(ekoc_nspace_cache *c, size_t bytes) {
   size_t cur = atomic_load(&c->loop_bytes);
   do {
-    if (cur > c->max_bytes - c->used_bytes || bytes > c->max_bytes - c->used_bytes - cur) return 0;
+    size_t held = c->used_bytes + ekoc_path_cache_bytes(c->paths);
+    if (held > c->max_bytes || cur > c->max_bytes - held || bytes > c->max_bytes - held - cur) return 0;
   } while (!atomic_compare_exchange_weak(&c->loop_bytes, &cur, cur + bytes));
   return 1;
 }

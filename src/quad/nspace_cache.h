@@ -32,6 +32,29 @@
 #include "ad/nspace.h"
 #include "ekoc/operator.h"
 
+/* What a family's towers depend on besides the points (the same for every
+ * a_s, scale, method and scale variation): kind, family, order, nf,
+ * polarized, time_like, at N3LO evolution the anomalous-dimension choice
+ * (n3lo_ad_variation[7], use_fhmruvv), the QED order of a QED family, the
+ * physics, a matching's heavy-quark mass scheme and ln(mu_h^2/m_h^2); zero
+ * where the tower does not read it. Keys made by ekoc_tower_key_of compare
+ * with memcmp. */
+#define EKOC_TOWER_CHOICE_LEN 13
+typedef struct ekoc_tower_key {
+  int32_t kind, family, order, nf;
+  int32_t choice[EKOC_TOWER_CHOICE_LEN];
+  int32_t reserved; /* 0: no padding before ome_log */
+  double ome_log;   /* matching only (0 for evolution) */
+} ekoc_tower_key;
+void ekoc_tower_key_of(const ekoc_nspace_cfg *cfg, ekoc_tower_key *key);
+
+/* The N-space engine's values kept in c (quad/path_cache.h), bound to basis
+ * ip with the budget the batch values leave; NULL when another computation
+ * holds c or memory is missing. Release it with ekoc_nspace_cache_release. */
+struct ekoc_path_cache;
+struct ekoc_interp;
+struct ekoc_path_cache *ekoc_nspace_cache_bind_paths(ekoc_nspace_cache *c, const struct ekoc_interp *ip);
+
 /* Binds cache c to a computation on this grid (ln x, nx points), degree and
  * rule, emptying it when the key differs from the last one. Returns 1 when
  * the caller now holds the cache (release it with ekoc_nspace_cache_release),
