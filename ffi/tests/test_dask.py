@@ -60,6 +60,32 @@ def test_same_bits_as_serial(client):
     print(f"\nsolve_many: 4 jobs on 2 workers in {wall:.3f} s (jobs themselves {busy:.3f} s of worker time)")
 
 
+def test_worker_cache_shared_between_jobs(client):
+    """An alpha_s scan on one grid: each worker keeps one NSpaceCache for the
+    jobs it runs (the N-space values of the grid's paths computed once per
+    worker), and every job still has the bits of a serial solve without one;
+    cache_bytes=None runs without."""
+    from ekoc import _dask
+
+    th, op = cards.card("nlo_vfns")
+    jobs = []
+    for alphas in (0.116, 0.118, 0.120, 0.122):
+        scan = dict(th, couplings=dict(th["couplings"], alphas=alphas))
+        jobs.append((scan, op))
+    for cache_bytes in (0, None):
+        results = ekoc.solve_many(jobs, client=client, cache_bytes=cache_bytes)
+        for (t, o), res in zip(jobs, results):
+            assert res.ok, res.traceback
+            serial = ekoc.solve(t, o)
+            for ep, arrays in res.operators.items():
+                assert np.array_equal(arrays.operator, serial[ep].operator), ep
+                assert np.array_equal(arrays.error, serial[ep].error), ep
+        held = client.run(lambda: sum(c.nbytes for c in _dask._WORKER_CACHE.values()))
+        assert sum(held.values()) > 0, held  # the caches of the first round stay with their workers
+    with pytest.raises(TypeError, match="cache_bytes"):
+        ekoc.solve_many(jobs, client=client, cache_bytes=-1)
+
+
 def test_eko_files_written_by_workers(client, tmp_path):
     eko = pytest.importorskip("eko")
     jobs = [(*cards.card(name), tmp_path / f"{name}.tar") for name in JOBS[:2]]
