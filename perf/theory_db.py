@@ -10,7 +10,8 @@ files, streamed (ekoc.solve_to_eko on the workers).
     python3 perf/theory_db.py                       # all theories, 2 workers
     python3 perf/theory_db.py --ids 40000000 41000000 --check 2
 
-Printed: the cards' preparation (nnpdf-data, eko's Legacy conversion,
+Jobs with equal cards are computed once and their files copied (solve_many's
+deduplicate; --no-dedup computes each). Printed: the cards' preparation (nnpdf-data, eko's Legacy conversion,
 pineko's atlas: the caller's side, before anything is submitted), the wall
 time from the cluster's start to the last file written, the workers' job
 seconds, every worker's peak RSS, entries flagged, and with --check K the
@@ -96,6 +97,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the files")
     ap.add_argument("--check", type=int, default=0, help="theories read back and compared with a solve alone")
     ap.add_argument("--cache-bytes", type=int, default=0, help="each worker's NSpaceCache (0: default; -1: none)")
+    ap.add_argument("--no-dedup", action="store_true", help="compute jobs with equal cards each (solve_many's "
+                    "deduplicate=False)")
     args = ap.parse_args()
     missing = nnpdf_cards.missing_dependencies()
     try:
@@ -115,15 +118,19 @@ def main() -> int:
     t0 = time.perf_counter()
     jobs = jobs_for(ids, args.targets, out)
     t_cards = time.perf_counter() - t0
-    print(f"{len(jobs)} theories, pineko's grid ({len(jobs[0][1]['xgrid'])} x), {args.targets} targets each; "
-          f"cards prepared in {t_cards:.1f} s (caller side)", flush=True)
+    from ekoc import _dask
+
+    distinct = len({_dask._card_key(t, o) for t, o, _ in jobs})
+    print(f"{len(jobs)} theories ({distinct} distinct pairs of eko cards), pineko's grid "
+          f"({len(jobs[0][1]['xgrid'])} x), {args.targets} targets each; cards prepared in {t_cards:.1f} s "
+          "(caller side)", flush=True)
     status = 0
     try:
         t1 = time.perf_counter()
         with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                           dashboard_address=":0") as cluster, Client(cluster) as client:
             t2 = time.perf_counter()
-            results = ekoc.solve_many(jobs, client=client, n_threads=1, progress=False,
+            results = ekoc.solve_many(jobs, client=client, n_threads=1, deduplicate=not args.no_dedup,
                                       cache_bytes=None if args.cache_bytes < 0 else args.cache_bytes)
             t3 = time.perf_counter()
             rss = worker_peak_rss(client)

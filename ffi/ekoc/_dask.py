@@ -10,6 +10,13 @@ file that is not the job's is never replaced nor claimed
 back in job order as JobResult objects; a job that fails carries its
 exception in ``.error`` and the others are unaffected.
 
+Jobs with the same cards (NNPDF's database: 423 theories, 302 distinct
+pairs of eko cards on one grid, the others differing in settings eko does
+not read) are computed once: one task solves the first, and the other jobs
+of the group get copies (their arrays copied, or their EKO files written as
+copies of the first's, ekoc._ekofile.copy_eko, each with its own token);
+``deduplicate=False`` computes every job.
+
 Each worker process keeps one ekoc.NSpaceCache (``cache_bytes``) for the
 jobs it runs: the N-space values a grid's paths need (basis transforms,
 anomalous dimensions at the nodes, node factors) are computed once per
@@ -183,6 +190,66 @@ def _run_job(index: int, theory, operator, path: str | None, backend: str, kwarg
     return out
 
 
+def _run_group(indices: list, theory, operator, paths: list, backend: str, kwargs: dict, lib_hint: str | None,
+               tokens: list, cache_bytes: int | None = None) -> list:
+    """Jobs with the same cards, each with its own path: the first that
+    computes writes its file (_run_job), the others' files are copies of it
+    (copy_eko, each with its own token); a job whose own write fails (its
+    path taken) does not stop the others. Returns _run_job's dicts in order."""
+    from ._ekofile import copy_eko
+    from ._sigterm import Terminated
+
+    out, source = [], None
+    for index, path, token in zip(indices, paths, tokens):
+        if source is None:
+            raw = _run_job(index, theory, operator, path, backend, kwargs, lib_hint, token, cache_bytes)
+            if raw.get("error") is None:
+                source = raw
+            out.append(raw)
+            continue
+        t0 = time.perf_counter()
+        raw = {"index": index, "worker": source["worker"], "physics": source.get("physics", "eko")}
+        try:
+            summary = copy_eko(source["path"], path, token)
+            raw.update(failures=summary["failures"], path=path)
+        except Terminated:
+            raise
+        except Exception as exc:  # noqa: BLE001 - reported per job, not raised
+            raw["error"] = _pack_error(exc)
+            raw["traceback"] = _traceback.format_exc()
+        raw["seconds"] = time.perf_counter() - t0
+        out.append(raw)
+    return out
+
+
+def _card_key(theory: dict, operator: dict) -> str:
+    """The cards of a job as one canonical string: equal for jobs that ask for the same computation."""
+    import json
+
+    def plain(v):
+        if hasattr(v, "tolist"):
+            return v.tolist()
+        raise TypeError(f"a card holds a {type(v).__name__}")
+
+    return json.dumps([theory, operator], sort_keys=True, default=plain)
+
+
+def _groups(prepared: list, deduplicate: bool) -> list[list[int]]:
+    """The jobs (indices) computed together: those with equal cards and all
+    with paths or all without, when deduplicating; else one each."""
+    groups: dict = {}
+    for i, job in enumerate(prepared):
+        if isinstance(job, Exception):
+            continue
+        theory, operator, path = job
+        try:
+            key = (_card_key(theory, operator), path is None) if deduplicate else i
+        except (TypeError, ValueError):
+            key = i  # a card that cannot be keyed is computed on its own
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
+
+
 def _sigterm_plugin():
     """A WorkerPlugin installing ekoc._sigterm's worker handler (SIGTERM
     stops the EKO writes, which remove their files, then ends the worker) on
@@ -259,7 +326,7 @@ def _local_client(n_jobs: int, n_workers: int | None, cluster_kwargs: dict):
 
 def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers: int | None = None,
                cluster_kwargs: dict | None = None, resources: dict | None = None, cache_bytes: int | None = 0,
-               **solve_kwargs) -> list[JobResult]:
+               deduplicate: bool = True, **solve_kwargs) -> list[JobResult]:
     """Runs ekoc.solve on each job on a Dask cluster; returns JobResults in job order.
 
     jobs: a list of (theory_card, operator_card) or (theory_card,
@@ -274,6 +341,9 @@ def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers:
     resources: Dask worker resources each job needs (client.submit's
         `resources`), e.g. {"ekoc": 1} with workers started with
         `--resources ekoc=1` so that each runs one job at a time.
+    deduplicate: jobs with equal cards are computed once (the others get
+        copies of the arrays, or of the EKO file with their own token);
+        False: every job is computed.
     cache_bytes: the budget of the NSpaceCache each worker process keeps
         for the jobs it runs (0: the library's default, 512 MiB; about 5 MB on
         pineko's 50-point grid, 12 MB on 109 points); None: no cache.
@@ -309,23 +379,40 @@ def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers:
     if client is None:
         client, own = _local_client(len(prepared), n_workers, cluster_kwargs or {})
     try:
-        futures = {}
-        for i, job in enumerate(prepared):
-            if isinstance(job, Exception):
+        futures = {}  # group (tuple of indices) -> future
+        for group in _groups(prepared, bool(deduplicate)):
+            theory, operator, path = prepared[group[0]]
+            keys = [f"ekoc-job-{i}-{uuid.uuid4().hex}" for i in group]  # also each job's token in its EKO file
+            if path is None or len(group) == 1:
+                futures[tuple(group)] = client.submit(_run_job, group[0], theory, operator, path, backend,
+                                                      solve_kwargs, hint, keys[0], cache_bytes, pure=False,
+                                                      key=keys[0], resources=resources)
+            else:
+                futures[tuple(group)] = client.submit(_run_group, group, theory, operator,
+                                                      [prepared[i][2] for i in group], backend, solve_kwargs, hint,
+                                                      keys, cache_bytes, pure=False, key=keys[0],
+                                                      resources=resources)
+        raws: dict = {}
+        for group, future in futures.items():
+            try:
+                got = future.result()
+            except Exception as exc:  # noqa: BLE001 - the task itself failed (e.g. KilledWorker)
+                for i in group:
+                    raws[i] = JobResult(index=i, error=exc, traceback=_traceback.format_exc())
                 continue
-            theory, operator, path = job
-            key = f"ekoc-job-{i}-{uuid.uuid4().hex}"  # also the job's token in its EKO file: a retry has it
-            futures[i] = client.submit(_run_job, i, theory, operator, path, backend, solve_kwargs, hint, key,
-                                       cache_bytes, pure=False, key=key, resources=resources)
+            if isinstance(got, list):  # a group with paths: one dict per job
+                for raw in got:
+                    raws[raw["index"]] = _result(raw)
+                continue
+            raws[group[0]] = _result(got)
+            for i in group[1:]:  # the same cards without paths: copies of the first's arrays
+                first = raws[group[0]]
+                ops = None if first.operators is None else {
+                    ep: TargetArrays(a.operator.copy(), a.error.copy()) for ep, a in first.operators.items()}
+                raws[i] = dataclasses.replace(first, index=i, operators=ops, seconds=0.0)
         results = []
         for i, job in enumerate(prepared):
-            if isinstance(job, Exception):
-                results.append(JobResult(index=i, error=job))
-                continue
-            try:
-                results.append(_result(futures[i].result()))
-            except Exception as exc:  # noqa: BLE001 - the task itself failed (e.g. KilledWorker)
-                results.append(JobResult(index=i, error=exc, traceback=_traceback.format_exc()))
+            results.append(JobResult(index=i, error=job) if isinstance(job, Exception) else raws[i])
         return results
     finally:
         if own is not None:

@@ -40,6 +40,7 @@ import os
 import pathlib
 import tarfile
 import tempfile
+import time
 from collections.abc import Mapping
 
 from . import _cards, _publish, _sigterm
@@ -241,6 +242,55 @@ def solve_to_eko(theory_card, operator_card, path, backend: str = "auto", *, job
 
     done = _write_atomic(tc, oc, path, fill, metadata, job)
     return result if done is None else _reused(done)
+
+
+def copy_eko(source, path, job_token: str | None = None) -> dict:
+    """A copy of the EKO file `source` (one ekoc wrote) at `path`: the same
+    members byte for byte (cards, recipes, operators, ekoc-metadata.json),
+    except ekoc-job.json, which names `job_token` (none without one), with
+    the source's failures, backend and physics. Written and published as
+    solve_to_eko's files are (a hidden name next to `path`, never over a file
+    that is there or appears meanwhile: OutputExistsError; nothing left on
+    failure). A file at `path` that holds `job_token` already is taken as it
+    is (a retried job). Returns the summary solve_to_eko gave for the source
+    ("copied": True), or the reused file's ("reused": True). solve_many
+    writes the files of jobs with the same cards so: one computation, one
+    copy per other job."""
+    import io
+
+    source = pathlib.Path(source)
+    if job_token is not None:
+        done = job_record(path, job_token)
+        if done is not None:
+            return _reused(done)
+    path = _checked_target(path)
+    record = _member_json(source, JOB_MEMBER) or {}
+    job = {k: v for k, v in record.items() if k != "token"}
+    with _sigterm.write_unit():
+        _publish.remove_stale(path.parent)
+        partial = _publish.partial_name(path)
+        try:
+            with tarfile.open(source, "r:") as src, tarfile.open(partial, "w:") as dst:
+                for member in src:
+                    if member.name == f"./{JOB_MEMBER}":
+                        continue
+                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+                if job_token is not None:
+                    data = json.dumps({"token": job_token, **job}).encode("utf-8")
+                    info = tarfile.TarInfo(f"./{JOB_MEMBER}")
+                    info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+                    dst.addfile(info, io.BytesIO(data))
+            _publish.publish(partial, path)
+        except FileExistsError:
+            mine = job_record(path, job_token) if job_token is not None else None
+            if mine is None:
+                raise _exists_error(path, "appeared while the EKO was copied") from None
+            return _reused(mine)
+        finally:
+            if partial.exists():
+                partial.unlink()
+    return {"failures": int(job.get("failures", 0)), "timing": {}, "profile": None, "backend": job.get("backend"),
+            "physics": job.get("physics"), "copied": True}
 
 
 def _set_metadata(setup) -> dict:

@@ -86,6 +86,49 @@ def test_worker_cache_shared_between_jobs(client):
         ekoc.solve_many(jobs, client=client, cache_bytes=-1)
 
 
+def test_identical_cards_computed_once(client, tmp_path):
+    """Jobs with equal cards (as NNPDF theories that differ only in what eko
+    does not read) are computed once: the others get copies of the arrays,
+    or of the EKO file with their own job token; every result is a serial
+    solve's, and deduplicate=False computes each."""
+    eko = pytest.importorskip("eko", reason="eko is not installed: EKO files need it")
+    from ekoc import _ekofile
+
+    th, op = cards.card("nlo_vfns")
+    other = cards.card("lo_ffns")
+    serial, serial_other = ekoc.solve(th, op), ekoc.solve(*other)
+    jobs = [(th, op), other, (th, op), (dict(th), dict(op))]
+    for dedup in (True, False):
+        results = ekoc.solve_many(jobs, client=client, deduplicate=dedup)
+        for (t, o), res in zip(jobs, results):
+            assert res.ok, res.traceback
+            ref = serial_other if (t, o) == other else serial
+            for ep, arrays in res.operators.items():
+                assert np.array_equal(arrays.operator, ref[ep].operator), ep
+        first, copy = results[0].operators, results[2].operators
+        ep = next(iter(first))
+        assert first[ep].operator is not copy[ep].operator  # copies, not views of one array
+    paths = [tmp_path / f"{k}.tar" for k in range(3)]
+    results = ekoc.solve_many([(th, op, p) for p in paths], client=client)
+    tokens = set()
+    for path, res in zip(paths, results):
+        assert res.ok, res.traceback
+        assert res.path == path and res.failures == serial.failures
+        with eko.EKO.read(path) as e:
+            for ep in e.evolgrid:
+                assert np.array_equal(e[ep].operator, serial[ep].operator), ep
+                assert np.array_equal(e[ep].error, serial[ep].error), ep
+        tokens.add(_ekofile.job_record(path, _ekofile._member_json(path, _ekofile.JOB_MEMBER)["token"])["token"])
+        assert _ekofile.eko_file_metadata(path) == _ekofile.eko_file_metadata(paths[0])
+    assert len(tokens) == 3  # each file names its own job
+    # a copy never replaces a file: the second job's path is taken, the others still written
+    paths = [tmp_path / f"again{k}.tar" for k in range(3)]
+    paths[1].write_bytes(b"not mine")
+    results = ekoc.solve_many([(th, op, p) for p in paths], client=client)
+    assert results[0].ok and results[2].ok, (results[0].traceback, results[2].traceback)
+    assert isinstance(results[1].error, FileExistsError) and paths[1].read_bytes() == b"not mine"
+
+
 def test_eko_files_written_by_workers(client, tmp_path):
     eko = pytest.importorskip("eko")
     jobs = [(*cards.card(name), tmp_path / f"{name}.tar") for name in JOBS[:2]]
