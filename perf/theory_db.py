@@ -64,13 +64,25 @@ def jobs_for(ids, n_targets: int, out: pathlib.Path):
     return jobs
 
 
-def worker_peak_rss(client) -> dict:
-    def peak():
+def worker_usage(client) -> dict:
+    """{worker: (peak RSS bytes, CPU seconds)} of every worker process."""
+    def usage():
         import resource
 
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_maxrss * 1024, r.ru_utime + r.ru_stime
 
-    return client.run(peak)
+    return client.run(usage)
+
+
+def scheduler_cpu(client) -> float:
+    def usage():
+        import resource
+
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    return client.run_on_scheduler(usage)
 
 
 def check_alone(job) -> tuple[bool, str]:
@@ -116,6 +128,7 @@ def main() -> int:
     out = args.out or pathlib.Path(tempfile.mkdtemp(prefix="ekoc-theory-db-"))
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
+    c_start = time.process_time()
     jobs = jobs_for(ids, args.targets, out)
     t_cards = time.perf_counter() - t0
     from ekoc import _dask
@@ -133,7 +146,8 @@ def main() -> int:
             results = ekoc.solve_many(jobs, client=client, n_threads=1, deduplicate=not args.no_dedup,
                                       cache_bytes=None if args.cache_bytes < 0 else args.cache_bytes)
             t3 = time.perf_counter()
-            rss = worker_peak_rss(client)
+            usage = worker_usage(client)
+            sched = scheduler_cpu(client)
         failed = [r for r in results if not r.ok]
         busy = sum(r.seconds for r in results)
         flagged = sum(r.failures for r in results if r.ok)
@@ -141,7 +155,9 @@ def main() -> int:
         print(f"cluster start {t2 - t1:.1f} s; jobs submitted to last file written {t3 - t2:.1f} s; cluster start "
               f"to last file {t3 - t1:.1f} s; workers busy {busy:.1f} s; {len(results) - len(failed)} files, "
               f"{size / 1e9:.2f} GB; {flagged} entries flagged")
-        print("peak RSS per worker: " + ", ".join(f"{v / 1e6:.0f} MB" for v in rss.values()))
+        print("peak RSS per worker: " + ", ".join(f"{v[0] / 1e6:.0f} MB" for v in usage.values()) +
+              "; CPU per worker: " + ", ".join(f"{v[1]:.1f} s" for v in usage.values()) +
+              f"; scheduler CPU {sched:.1f} s; this process {time.process_time() - c_start:.1f} s CPU")
         for r in failed:
             print(f"FAILED {jobs[r.index][2].name}: {r.error!r}")
             status = 1
