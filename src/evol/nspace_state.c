@@ -333,7 +333,7 @@ int ekoc_nspace_node_values(ekoc_nspace_state *g, const ekoc_complex *n, size_t 
   }
   memcpy(g->active, g->need, g->p->n_jobs);
   memset(g->target_active, 1, g->nt);
-  return eval_parts(g, count, 0, 0);
+  return eval_parts(g, count, 0, 1); /* the circles of poles that do not move with a_s recur */
 }
 
 /* The active parts' matrices from the values of path_values (regular_only:
