@@ -15,8 +15,8 @@ typedef double v8 __attribute__((vector_size(8 * sizeof(double))));
 #define TILE_BODY(T, LANES)                                                                   \
   do {                                                                                        \
     size_t i, j, k;                                                                           \
-    for (i = 0; i < rows; i += 4)                                                             \
-      for (j = 0; j < cols; j += 2 * (LANES)) {                                               \
+    for (i = 0; i < rows; i += 4) {                                                           \
+      for (j = 0; j + 2 * (LANES) <= cols; j += 2 * (LANES)) {                                \
         T c00 = {0}, c01 = {0}, c10 = {0}, c11 = {0}, c20 = {0}, c21 = {0}, c30 = {0}, c31 = {0}; \
         const double *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;       \
         for (k = 0; k < inner; ++k) {                                                         \
@@ -41,6 +41,22 @@ typedef double v8 __attribute__((vector_size(8 * sizeof(double))));
         STOREV(c + (i + 3) * ldc + j, c30);                                                   \
         STOREV(c + (i + 3) * ldc + j + (LANES), c31);                                         \
       }                                                                                       \
+      if (j < cols) { /* a last LANES columns (cols a multiple of LANES): one vector per row */ \
+        T c00 = {0}, c10 = {0}, c20 = {0}, c30 = {0};                                         \
+        const double *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;       \
+        for (k = 0; k < inner; ++k) {                                                         \
+          T b0 = LOADV(T, b + k * ldb + j);                                                   \
+          c00 = c00 + ((T){0} + a0[k]) * b0;                                                  \
+          c10 = c10 + ((T){0} + a1[k]) * b0;                                                  \
+          c20 = c20 + ((T){0} + a2[k]) * b0;                                                  \
+          c30 = c30 + ((T){0} + a3[k]) * b0;                                                  \
+        }                                                                                     \
+        STOREV(c + i * ldc + j, c00);                                                         \
+        STOREV(c + (i + 1) * ldc + j, c10);                                                   \
+        STOREV(c + (i + 2) * ldc + j, c20);                                                   \
+        STOREV(c + (i + 3) * ldc + j, c30);                                                   \
+      }                                                                                       \
+    }                                                                                         \
   } while (0)
 
 static void gemm_base(size_t rows, size_t cols, size_t inner, const double *a, size_t lda, const double *b,
