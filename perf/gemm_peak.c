@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   double seconds = argc > 1 ? atof(argv[1]) : 0.3, peak = argc > 2 ? atof(argv[2]) : 0.0, sink = 0.0;
   /* functions: a pineko target's ~16 blocks to the fit grid's 49 targets x 16;
    * inner: 2 x (m/2 + 1) for the rules of 64..512 intervals; cols: one row's band columns */
-  static const size_t rows[] = {16, 64, 784}, inner[] = {66, 130, 258, 514}, cols[] = {16, 64, 208};
+  static const size_t rows[] = {16, 64, 784}, inner[] = {66, 130, 258, 514}, cols[] = {8, 16, 24, 64, 208};
   ekoc_real_gemm_fn gemm = ekoc_real_gemm_for_cpu();
   size_t i, j, k;
   if (!(seconds > 0.0)) seconds = 0.3;
