@@ -158,6 +158,10 @@ def main() -> int:
         print("peak RSS per worker: " + ", ".join(f"{v[0] / 1e6:.0f} MB" for v in usage.values()) +
               "; CPU per worker: " + ", ".join(f"{v[1]:.1f} s" for v in usage.values()) +
               f"; scheduler CPU {sched:.1f} s; this process {time.process_time() - c_start:.1f} s CPU")
+        flagged_by = sorted(((r.failures, jobs[r.index][2].stem) for r in results if r.ok and r.failures), reverse=True)
+        if flagged_by:
+            print(f"theories with flagged entries ({len(flagged_by)}): " +
+                  ", ".join(f"{name} {n}" for n, name in flagged_by[:12]) + (" ..." if len(flagged_by) > 12 else ""))
         for r in failed:
             print(f"FAILED {jobs[r.index][2].name}: {r.error!r}")
             status = 1
