@@ -7,7 +7,8 @@
  * a scan of alpha_s and the scales through one cache (the second run of a
  * theory adds nothing: every value comes from the cache); methods whose
  * poles move the band paths (ordered-truncated, truncated), other orders,
- * FFNS, scale variation, exact physics, polarized; the batch and N-space
+ * FFNS, scale variation, exact physics, polarized, time-like, aN3LO and a
+ * variation, MSbar masses, QED at two alpha_em; the batch and N-space
  * backends taking turns on one cache; another grid or degree; byte budgets
  * from nothing to one theory's worth (entries of earlier theories dropped to
  * make room); two threads at once on one cache.
@@ -157,6 +158,30 @@ static void test_series_of_theories(void **state) {
   make_setup(&s, 2, 1, 1.0);
   s.th.polarized = 1;
   check_twice(&s, cache);
+  make_setup(&s, 2, 1, 1.0);
+  s.th.time_like = 1;
+  check_twice(&s, cache);
+  make_setup(&s, 4, 0, 1.0); /* aN3LO: a variation is another tower */
+  check_twice(&s, cache);
+  s.th.n3lo_ad_variation[0] = 1;
+  check_twice(&s, cache);
+  make_setup(&s, 3, 0, 1.0); /* MSbar masses: other OME terms at the same nodes */
+  s.th.masses_scheme = EKOC_MASSES_MSBAR;
+  s.th.masses[0] = 1.27, s.th.masses[1] = 4.18, s.th.masses[2] = 162.5;
+  s.th.mass_scales[0] = 1.27, s.th.mass_scales[1] = 4.18, s.th.mass_scales[2] = 162.5;
+  check_twice(&s, cache);
+  {
+    static const double alphaem[] = {0.0078, 0.0075};
+    size_t q;
+    for (q = 0; q < 2; ++q) { /* QED: the couplings differ, the towers are the same */
+      make_setup(&s, 2, 0, 1.0);
+      s.th.qed_order = 1;
+      s.th.alphaem = alphaem[q];
+      s.th.em_running = 1;
+      s.rq.n_targets = 1;
+      check_same_with_cache(&s, cache);
+    }
+  }
   ekoc_nspace_cache_free(cache);
 }
 

@@ -2,6 +2,7 @@
  * (quad/path_cache.h). */
 #include "quad/path_cache.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,8 @@ struct ekoc_path_cache {
   size_t nx;
   int32_t degree, is_log;
   /* the values */
-  size_t max_bytes, used_bytes;
+  size_t max_bytes;
+  atomic_size_t used_bytes; /* changed by the computation holding the cache, read by anyone (bytes) */
   uint64_t binding;
   tower_entry *tower;
   size_t n_towers, cap_towers;
@@ -65,7 +67,7 @@ static void drop_values(ekoc_path_cache *pc) {
   for (i = 0; i < pc->n_towers; ++i) tower_entry_free(&pc->tower[i]);
   for (i = 0; i < pc->n_stores; ++i) store_entry_free(&pc->store[i]);
   pc->n_towers = pc->n_stores = 0;
-  pc->used_bytes = 0;
+  atomic_store(&pc->used_bytes, 0);
 }
 
 void ekoc_path_cache_free(ekoc_path_cache *pc) {
@@ -77,7 +79,9 @@ void ekoc_path_cache_free(ekoc_path_cache *pc) {
   free(pc);
 }
 
-size_t ekoc_path_cache_bytes(const ekoc_path_cache *pc) { return pc ? pc->used_bytes : 0; }
+size_t ekoc_path_cache_bytes(const ekoc_path_cache *pc) {
+  return pc ? atomic_load(&((ekoc_path_cache *)pc)->used_bytes) : 0;
+}
 
 int ekoc_path_cache_bind(ekoc_path_cache *pc, const ekoc_interp *ip, size_t max_bytes) {
   if (!pc || !ip || ip->n == 0) return 0;
@@ -103,26 +107,27 @@ int ekoc_path_cache_bind(ekoc_path_cache *pc, const ekoc_interp *ip, size_t max_
 /* Makes room for `bytes` more by dropping entries no computation of this
  * binding has used, least recently used first; 0 when that is not enough. */
 static int make_room(ekoc_path_cache *pc, size_t bytes) {
-  while (pc->used_bytes + bytes > pc->max_bytes || pc->used_bytes + bytes < bytes) {
+  for (;;) {
+    size_t used = atomic_load(&pc->used_bytes);
     size_t i, at = 0;
     int which = -1; /* 0 tower, 1 store */
     uint64_t oldest = pc->binding;
+    if (used + bytes <= pc->max_bytes && used + bytes >= bytes) return 1;
     for (i = 0; i < pc->n_towers; ++i)
       if (pc->tower[i].used < oldest) oldest = pc->tower[i].used, which = 0, at = i;
     for (i = 0; i < pc->n_stores; ++i)
       if (pc->store[i].used < oldest) oldest = pc->store[i].used, which = 1, at = i;
     if (which < 0) return 0;
     if (which == 0) {
-      pc->used_bytes -= pc->tower[at].bytes;
+      atomic_fetch_sub(&pc->used_bytes, pc->tower[at].bytes);
       tower_entry_free(&pc->tower[at]);
       pc->tower[at] = pc->tower[--pc->n_towers];
     } else {
-      pc->used_bytes -= pc->store[at].bytes;
+      atomic_fetch_sub(&pc->used_bytes, pc->store[at].bytes);
       store_entry_free(&pc->store[at]);
       pc->store[at] = pc->store[--pc->n_stores];
     }
   }
-  return 1;
 }
 
 /* Room for one more entry in an array of entries (elements of `size` bytes). */
@@ -180,7 +185,7 @@ void ekoc_path_cache_put_tower(ekoc_path_cache *pc, const ekoc_nspace_cfg *cfg, 
   e.bytes = bytes;
   e.used = pc->binding;
   pc->tower[pc->n_towers++] = e;
-  pc->used_bytes += bytes;
+  atomic_fetch_add(&pc->used_bytes, bytes);
 }
 
 static size_t round_up(size_t v, size_t q) { return (v + q - 1) / q * q; }
@@ -311,6 +316,6 @@ ekoc_path_store *ekoc_path_cache_store(ekoc_path_cache *pc, const ekoc_band *bd,
   e.bytes = bytes;
   e.used = pc->binding;
   pc->store[pc->n_stores++] = e;
-  pc->used_bytes += bytes;
+  atomic_fetch_add(&pc->used_bytes, bytes);
   return &pc->store[pc->n_stores - 1].s;
 }
