@@ -51,15 +51,13 @@ def theory_ids() -> list[int]:
 
 def jobs_for(ids, n_targets: int, out: pathlib.Path):
     """(theory card, operator card, path) per theory, cards as plain dicts."""
+    import ekoc
     from ekoc import _cards
 
-    xgrid = nnpdf_cards.pineko_xgrid()
     jobs = []
     for tid in ids:
-        theory = nnpdf_cards.nnpdf_theory(tid)
-        q2s = nnpdf_cards.log_targets(theory["Q0"] ** 2, 1e5, n_targets)
-        op = nnpdf_cards.operator_dict(theory, xgrid, q2s, scale_variation=True)
-        tc, oc = nnpdf_cards.eko_cards(theory, op)
+        q2s = nnpdf_cards.log_targets(nnpdf_cards.nnpdf_theory(tid)["Q0"] ** 2, 1e5, n_targets)
+        tc, oc = ekoc.nnpdf_cards(tid, q2s)  # pineko's cards, pineko's grid
         jobs.append((_cards.theory_dict(tc), _cards.operator_dict(oc), out / f"{tid}.tar"))
     return jobs
 

@@ -155,21 +155,29 @@ METHODS = {"ie": "iterate-exact", "oe": "ordered-exact"}
 EKO_MELLIN_CUT = 0.05  # eko's default mellin_cut: a setting's cut unless it gives one
 
 
-def knots_grid(dz):
+def knots_grid(dz, dz_high=None, split=1.0):
     """Every read-out x on the grid, between neighbours equal steps of at most
     dz in ln(x/(1-x)) (log-spaced at small x, geometric in 1-x toward 1), up to
-    0.99, then 1 (as perf/lha.c's converged grid, with this script's x)."""
+    0.99, then 1 (as perf/lha.c's converged grid, with this script's x); with
+    dz_high, steps of at most dz_high between read-out x above `split` (the
+    large-x valence-like combinations, L- at x = 0.6-0.8, set the accuracy)."""
     knots = list(XS) + [0.99]
     z = [math.log(k / (1 - k)) for k in knots]
     out = []
     for a, b, za, zb in zip(knots, knots[1:], z, z[1:]):
-        steps = max(1, math.ceil((zb - za) / dz - 0.3))
+        step = dz if dz_high is None or b <= split else dz_high
+        steps = max(1, math.ceil((zb - za) / step - 0.3))
         out += [a] + [1 / (1 + math.exp(-(za + (zb - za) * q / steps))) for q in range(1, steps)]
     return np.array(out + [0.99, 1.0])
 
 
 def ekoc_grid(spec):
-    """'N': lambert grid of N points from 1e-7; 'kDZ': knots_grid(DZ)."""
+    """'N': lambert grid of N points from 1e-7; 'kDZ': knots_grid(DZ);
+    'kDZ/DZHIGH@SPLIT': knots_grid(DZ, DZHIGH, SPLIT)."""
+    if spec.startswith("k") and "/" in spec:
+        dz, rest = spec[1:].split("/")
+        dz_high, split = rest.split("@")
+        return knots_grid(float(dz), float(dz_high), float(split))
     return knots_grid(float(spec[1:])) if spec.startswith("k") else ekoc.lambert_grid(int(spec), 1e-7)
 
 

@@ -26,6 +26,7 @@ from ._evolve import evolve_pdfs
 from ._exportgrid import read_exportgrid, read_fit, write_exportgrid
 from ._lhapdf import read_lhapdf, write_lhapdf
 from ._lib import library_path
+from ._nnpdf import nnpdf_cards
 from ._nspace import evolution_kernel, evolution_kernel_qed, gamma_ns, gamma_singlet, matching_kernel
 from ._quad import IntegrationWarning, QuadKernel, quad_kernel
 from ._solve import PIDS, Cancel, Job, NSpaceCache, Solution, TargetOperator, profile, progress_bar, solve, submit
@@ -39,7 +40,7 @@ __all__ = [
     "EkocUnsupportedFieldError", "EkocValueError", "EkocWarning", "IntegrationWarning", "Job", "JobResult",
     "NSpaceCache", "ProfileTable",
     "QuadKernel", "Solution", "Stage", "TargetArrays", "TargetOperator", "evolution_kernel", "evolution_kernel_qed", "gamma_ns", "gamma_singlet",
-    "eko_file_metadata", "evolve_pdfs", "lambert_grid", "library_path", "matching_kernel", "profile",
+    "eko_file_metadata", "evolve_pdfs", "lambert_grid", "library_path", "matching_kernel", "nnpdf_cards", "profile",
     "progress_bar", "quad_kernel", "read_exportgrid", "read_fit", "read_lhapdf", "solve", "solve_many",
     "solve_stream", "solve_to_eko", "submit", "supported", "write_exportgrid", "write_lhapdf",
 ]

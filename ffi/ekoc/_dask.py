@@ -331,6 +331,8 @@ def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers:
 
     jobs: a list of (theory_card, operator_card) or (theory_card,
         operator_card, path); cards as for ekoc.solve (eko objects or dicts).
+        A database of NNPDF theory ids: ``[(*ekoc.nnpdf_cards(tid, q2s),
+        path) for tid in ids]`` (pineko's cards, perf/theory_db.py).
         A job with a path writes its EKO file there (on the worker, so the
         path must be reachable from it) and returns the path; a job without
         one returns its operators as arrays.
