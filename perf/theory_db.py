@@ -43,10 +43,9 @@ import nnpdf_cards  # noqa: E402
 
 
 def theory_ids() -> list[int]:
-    import nnpdf_data
+    from ekoc._nnpdf import nnpdf_theory_ids
 
-    folder = pathlib.Path(nnpdf_data.__file__).parent / "theory_cards"
-    return sorted(int(p.stem) for p in folder.glob("*.yaml") if p.stem.isdigit())
+    return nnpdf_theory_ids()
 
 
 def jobs_for(ids, n_targets: int, out: pathlib.Path):

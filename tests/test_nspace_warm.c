@@ -21,11 +21,12 @@
 #include <cmocka.h>
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ekoc.h"
+
+#include "cache_checks.h"
 
 #define NX 16
 #define NB 14
@@ -60,41 +61,8 @@ static void make_setup(setup *s, int order, int ffns, double xif) {
   s->rq.n_threads = 2;
 }
 
-/* Values, errors and failure flags of every target in the flavour basis
- * (caller frees; *len_out doubles). */
-static double *flavor_all(const ekoc_theory *th, const ekoc_request *rq, size_t *len_out) {
-  ekoc_operator *op = NULL;
-  size_t len = (size_t)NB * NB * rq->nx * rq->nx, t, i;
-  double *v = malloc(3 * rq->n_targets * len * sizeof *v);
-  unsigned char *flags = malloc(len);
-  assert_non_null(v);
-  assert_non_null(flags);
-  assert_int_equal(ekoc_compute(th, rq, NULL, &op), EKOC_OK);
-  for (t = 0; t < rq->n_targets; ++t) {
-    double *at = v + 3 * t * len;
-    assert_int_equal(ekoc_operator_flavor(op, t, at, at + len, len), EKOC_OK);
-    assert_int_equal(ekoc_operator_failed_flavor(op, t, flags, len, NULL), EKOC_OK);
-    for (i = 0; i < len; ++i) at[2 * len + i] = flags[i];
-  }
-  ekoc_operator_free(op);
-  free(flags);
-  *len_out = 3 * rq->n_targets * len;
-  return v;
-}
-
 /* The computation with `cache` gives the bits of the one without. */
-static void check_same_with_cache(setup *s, ekoc_nspace_cache *cache) {
-  size_t n_ref, n_got;
-  double *ref, *got;
-  s->rq.nspace_cache = NULL;
-  ref = flavor_all(&s->th, &s->rq, &n_ref);
-  s->rq.nspace_cache = cache;
-  got = flavor_all(&s->th, &s->rq, &n_got);
-  assert_int_equal(n_ref, n_got);
-  assert_memory_equal(ref, got, n_ref * sizeof *ref);
-  free(ref);
-  free(got);
-}
+static void check_same_with_cache(setup *s, ekoc_nspace_cache *cache) { cache_check_same(&s->th, &s->rq, cache); }
 
 /* Once, then again from the cache: the second run adds no bytes. */
 static void check_twice(setup *s, ekoc_nspace_cache *cache) {
@@ -255,44 +223,21 @@ static void test_budget(void **state) {
 
 /* ---- two computations at once on one cache ---------------------------------------- */
 
-typedef struct worker {
-  setup s;
-  double *got;
-  size_t n;
-} worker;
-
-static void *work(void *p) {
-  worker *w = p;
-  w->got = flavor_all(&w->s.th, &w->s.rq, &w->n);
-  return NULL;
-}
-
 static void test_concurrent(void **state) {
   ekoc_nspace_cache *cache = NULL;
-  worker w[2];
-  pthread_t th[2];
+  setup s[2];
   int i, round;
   (void)state;
   assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
   for (round = 0; round < 3; ++round) {
+    const ekoc_theory *th[2];
+    const ekoc_request *rq[2];
     for (i = 0; i < 2; ++i) {
-      memset(&w[i], 0, sizeof w[i]);
-      make_setup(&w[i].s, 3 - i, i, 1.0);
-      w[i].s.rq.n_threads = 1;
-      w[i].s.rq.nspace_cache = cache;
+      make_setup(&s[i], 3 - i, i, 1.0);
+      th[i] = &s[i].th;
+      rq[i] = &s[i].rq;
     }
-    for (i = 0; i < 2; ++i) assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
-    for (i = 0; i < 2; ++i) assert_int_equal(pthread_join(th[i], NULL), 0);
-    for (i = 0; i < 2; ++i) {
-      size_t n_ref;
-      double *ref;
-      w[i].s.rq.nspace_cache = NULL;
-      ref = flavor_all(&w[i].s.th, &w[i].s.rq, &n_ref);
-      assert_int_equal(n_ref, w[i].n);
-      assert_memory_equal(ref, w[i].got, n_ref * sizeof *ref);
-      free(ref);
-      free(w[i].got);
-    }
+    cache_check_concurrent(th, rq, cache);
   }
   assert_true(ekoc_nspace_cache_bytes(cache) > 0);
   ekoc_nspace_cache_free(cache);

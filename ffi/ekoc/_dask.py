@@ -150,37 +150,16 @@ def _worker_cache(max_bytes: int | None):
     return _WORKER_CACHE[max_bytes]
 
 
-def _run_job(index: int, theory, operator, path: str | None, backend: str, kwargs: dict,
-             lib_hint: str | None, token: str | None = None, cache_bytes: int | None = None) -> dict:
-    """One job on a worker: solve, or with a path write the EKO there
-    streamed (solve_to_eko, marked with the job's `token`: a retry of this
-    job, after its first run published and was lost, finds its own file and
-    succeeds); never raises (the error goes back in the result), except
-    SIGTERM's Terminated, which ends the worker (ekoc._sigterm) so that
-    Dask retries the job instead of recording it as failed."""
+def _recorded(out: dict, work) -> dict:
+    """out after work(): what work() put there, or its exception (packed, with
+    the traceback), and the seconds it took; never raises, except SIGTERM's
+    Terminated, which ends the worker (ekoc._sigterm) so that Dask retries
+    the job instead of recording it as failed."""
     from ._sigterm import Terminated
 
     t0 = time.perf_counter()
-    out: dict[str, Any] = {"index": index, "worker": f"{socket.gethostname()}:{os.getpid()}"}
     try:
-        _use_library(lib_hint)
-        cache = _worker_cache(cache_bytes)
-        if cache is not None:
-            kwargs = dict(kwargs, nspace_cache=cache)
-        if path is not None:
-            from ._ekofile import solve_to_eko
-
-            summary = solve_to_eko(theory, operator, path, backend, job_token=token, **kwargs)
-            out["failures"] = summary["failures"]
-            out["physics"] = summary.get("physics") or kwargs.get("physics", "eko")
-            out["path"] = path
-        else:
-            from ._solve import solve
-
-            sol = solve(theory, operator, backend, **kwargs)
-            out["failures"] = sol.failures
-            out["physics"] = sol.physics
-            out["operators"] = {ep: TargetArrays(op.operator, op.error) for ep, op in sol.items()}
+        work()
     except Terminated:
         raise
     except Exception as exc:  # noqa: BLE001 - reported per job, not raised
@@ -190,6 +169,36 @@ def _run_job(index: int, theory, operator, path: str | None, backend: str, kwarg
     return out
 
 
+def _run_job(index: int, theory, operator, path: str | None, backend: str, kwargs: dict,
+             lib_hint: str | None, token: str | None = None, cache_bytes: int | None = None) -> dict:
+    """One job on a worker: solve, or with a path write the EKO there
+    streamed (solve_to_eko, marked with the job's `token`: a retry of this
+    job, after its first run published and was lost, finds its own file and
+    succeeds); errors go back in the result (_recorded)."""
+    out: dict[str, Any] = {"index": index, "worker": f"{socket.gethostname()}:{os.getpid()}"}
+
+    def work():
+        _use_library(lib_hint)
+        cache = _worker_cache(cache_bytes)
+        args = dict(kwargs, nspace_cache=cache) if cache is not None else kwargs
+        if path is not None:
+            from ._ekofile import solve_to_eko
+
+            summary = solve_to_eko(theory, operator, path, backend, job_token=token, **args)
+            out["failures"] = summary["failures"]
+            out["physics"] = summary.get("physics") or args.get("physics", "eko")
+            out["path"] = path
+        else:
+            from ._solve import solve
+
+            sol = solve(theory, operator, backend, **args)
+            out["failures"] = sol.failures
+            out["physics"] = sol.physics
+            out["operators"] = {ep: TargetArrays(op.operator, op.error) for ep, op in sol.items()}
+
+    return _recorded(out, work)
+
+
 def _run_group(indices: list, theory, operator, paths: list, backend: str, kwargs: dict, lib_hint: str | None,
                tokens: list, cache_bytes: int | None = None) -> list:
     """Jobs with the same cards, each with its own path: the first that
@@ -197,7 +206,6 @@ def _run_group(indices: list, theory, operator, paths: list, backend: str, kwarg
     (copy_eko, each with its own token); a job whose own write fails (its
     path taken) does not stop the others. Returns _run_job's dicts in order."""
     from ._ekofile import copy_eko
-    from ._sigterm import Terminated
 
     out, source = [], None
     for index, path, token in zip(indices, paths, tokens):
@@ -207,18 +215,12 @@ def _run_group(indices: list, theory, operator, paths: list, backend: str, kwarg
                 source = raw
             out.append(raw)
             continue
-        t0 = time.perf_counter()
         raw = {"index": index, "worker": source["worker"], "physics": source.get("physics", "eko")}
-        try:
-            summary = copy_eko(source["path"], path, token)
-            raw.update(failures=summary["failures"], path=path)
-        except Terminated:
-            raise
-        except Exception as exc:  # noqa: BLE001 - reported per job, not raised
-            raw["error"] = _pack_error(exc)
-            raw["traceback"] = _traceback.format_exc()
-        raw["seconds"] = time.perf_counter() - t0
-        out.append(raw)
+
+        def copy(raw=raw, path=path, token=token):
+            raw.update(failures=copy_eko(source["path"], path, token)["failures"], path=path)
+
+        out.append(_recorded(raw, copy))
     return out
 
 

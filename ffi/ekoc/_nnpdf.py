@@ -37,6 +37,13 @@ def _need(module: str, package: str):
         raise ImportError(f"ekoc.nnpdf_cards needs {package} (pip install {package})") from exc
 
 
+def nnpdf_theory_ids() -> list[int]:
+    """The ids of every theory card nnpdf-data holds, ascending."""
+    nnpdf_data = _need("nnpdf_data", "nnpdf-data")
+    folder = pathlib.Path(nnpdf_data.__file__).parent / "theory_cards"
+    return sorted(int(p.stem) for p in folder.glob("*.yaml") if p.stem.isdigit())
+
+
 def nnpdf_theory(theory_id: int) -> dict:
     """The legacy NNPDF theory card `theory_id` as pineko hands it to eko
     (nnpdf-data's defaults filled in, the two deprecated keys set)."""
