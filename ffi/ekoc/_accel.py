@@ -15,7 +15,10 @@ by one that
 - otherwise (or if ekoc fails, libekoc cannot be loaded included) calls
   eko's original function;
 
-and logs one line saying which and why (logger "ekoc.accel").
+and logs one line saying which and why (logger "ekoc.accel"). The EKOs of one
+process share one NSpaceCache (ACCEL_CACHE_BYTES): pineko's `theory ekos`
+writes one EKO per grid of a theory on one x grid, and from the second on the
+N-space values of the grid's paths are kept (the same bits).
 
 Environment (ekoc._env): EKOC_ACCEL=0 leaves eko alone (1, the default,
 does not); EKOC_ACCEL_BACKEND picks the ekoc backend (auto, the default:
@@ -40,6 +43,18 @@ from . import _cards, _env
 from ._ekofile import write_eko  # noqa: F401 - ekoc.accel.write_eko, as before
 
 log = logging.getLogger("ekoc.accel")
+#: the budget of the NSpaceCache the accelerated EKOs of a process share (ekoc._core.NSpaceCache)
+ACCEL_CACHE_BYTES = 128 << 20
+_cache: dict = {}
+
+
+def _shared_cache():
+    """The process's NSpaceCache for accelerated EKOs, made on first use."""
+    if "cache" not in _cache:
+        from ._core import NSpaceCache
+
+        _cache["cache"] = NSpaceCache(ACCEL_CACHE_BYTES)
+    return _cache["cache"]
 TARGET_MODULE = "eko.runner.managed"
 _state = {"installed": False, "finder": None, "original": None, "patched": None, "handler": None}
 
@@ -76,7 +91,8 @@ def _make_solve(original):
         try:
             # streamed: each target written as it is composed, a few in memory;
             # a failure leaves nothing at `path`, so eko can still write it
-            result = solve_to_eko(theory, operator, pathlib.Path(path), backend=backend, physics=physics)
+            result = solve_to_eko(theory, operator, pathlib.Path(path), backend=backend, physics=physics,
+                                  nspace_cache=_shared_cache())
         except ImportError as exc:  # EKOC_LIB names no libekoc, no library built, ...
             log.info("eko computes this EKO: libekoc could not be loaded (%s)", exc)
             return original(theory, operator, path)

@@ -139,6 +139,31 @@ def test_hook_in_process(tmp_path, hook, caplog, monkeypatch):
     assert eko.solve is managed.solve is eko.runner.solve
 
 
+def test_series_of_ekos_shares_one_cache(tmp_path, hook, caplog):
+    """The accelerated EKOs of a process (pineko's `theory ekos`: one per grid,
+    one x grid) share one NSpaceCache: the second of two EKOs with other
+    targets finds the first's values, and both files hold the bits of ekoc.solve
+    without a cache."""
+    import ekoc
+    from ekoc import _accel
+
+    hook.install()  # (an earlier test uninstalled it; a second import does not install it again)
+    th, op = cards.card("nlo_vfns")
+    second = dict(op, mugrid=[[mu * 1.5, nf] for mu, nf in op["mugrid"]])
+    for k, o in enumerate((op, second)):
+        path = tmp_path / f"ekos{k}.tar"
+        caplog.clear()
+        eko.solve(eko.TheoryCard.from_dict(th), eko.OperatorCard.from_dict(o), path)
+        assert any("ekoc computed this EKO" in r.getMessage() for r in caplog.records), caplog.text
+        held = _accel._shared_cache().nbytes if k == 0 else held
+        alone = ekoc.solve(th, o)
+        with eko.EKO.read(path) as e:
+            for ep in e.evolgrid:
+                assert np.array_equal(e[ep].operator, alone[ep].operator), ep
+                assert np.array_equal(e[ep].error, alone[ep].error), ep
+    assert held > 0 and _accel._shared_cache().nbytes >= held
+
+
 def test_fallback_to_eko_names_the_reason(tmp_path, hook, caplog):
     from ekoc import _accel
 
