@@ -33,6 +33,8 @@ int ekoc_pole_inside(double re, double im, double offset, double radius, double 
 void ekoc_poles_free(ekoc_pole_set *s) {
   size_t i;
   for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c), free(s->laurent[i].c_abs), free(s->laurent[i].top);
+  for (i = 0; s->taylor && i < s->n; ++i) free(s->taylor[i]), free(s->taylor_at[i]);
+  free(s->taylor), free(s->taylor_at);
   free(s->laurent), free(s->block_has);
   free(s->pole);
   memset(s, 0, sizeof *s);
@@ -335,27 +337,31 @@ static void row_transforms(const ekoc_nspace_state *g, const ekoc_pole *q, const
   }
 }
 
-/* Row k's corrections for pole iq: where eko's path for the row and the
- * band path of an entry disagree on enclosing the pole, the residue of the
- * block times the row's transform comes off (the band path's alone) or is
- * added (eko's alone). */
-static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq, const circle *cc,
-                        taylor_work *w, size_t k, int apply) {
-  const ekoc_pole *q = &s->pole[iq];
-  const ekoc_pole_laurent *lq = &s->laurent[iq];
+/* The columns [*j0, *j1) of row k whose bands' paths (either offset) and
+ * eko's (eko[offset]: whether it encloses q) disagree on enclosing pole q
+ * (*j0 >= *j1: none). */
+static void row_columns(const ekoc_nspace_state *g, const ekoc_pole *q, size_t k, int eko[2], size_t *j0,
+                        size_t *j1) {
   const ekoc_band_plan *bp = g->bp;
-  const size_t nx = g->nx;
-  double pair = q->im > 0.0 ? 2.0 : 1.0; /* a complex pole and its conjugate: 2 Re */
-  int eko[2], b, l;
-  size_t j0 = nx, j1 = 0, e, j, m;
+  int b;
+  *j0 = g->nx, *j1 = 0;
   eko_encloses(g, q, k, eko);
-  for (b = 0; b < bp->n_bands; ++b) { /* the columns of the bands whose paths (either offset) disagree with eko's */
+  for (b = 0; b < bp->n_bands; ++b) {
     const ekoc_band *bd = &bp->band[b];
     if (bd->j_hi[k] <= bd->j_lo[k] || !band_disagrees(q, bd, eko)) continue;
-    if ((size_t)bd->j_lo[k] < j0) j0 = (size_t)bd->j_lo[k];
-    if ((size_t)bd->j_hi[k] > j1) j1 = (size_t)bd->j_hi[k];
+    if ((size_t)bd->j_lo[k] < *j0) *j0 = (size_t)bd->j_lo[k];
+    if ((size_t)bd->j_hi[k] > *j1) *j1 = (size_t)bd->j_hi[k];
   }
-  if (j0 >= j1) return;
+}
+
+/* The Taylor coefficients a_l of row k's transforms at pole q for columns
+ * [j0, j1), l < lq->orders, from all the circle's nodes and from the even
+ * ones (h_l), and |a_l|, into w; also into kept (5 per order and column:
+ * a re, a im, h re, h im, |a|) when not NULL. */
+static void taylor_coefficients(const ekoc_nspace_state *g, const ekoc_pole *q, const ekoc_pole_laurent *lq,
+                                const circle *cc, taylor_work *w, size_t k, size_t j0, size_t j1, double *kept) {
+  size_t nx = g->nx, j, m;
+  int l;
   row_transforms(g, q, cc, w, k, j0, j1);
   for (j = j0; j < j1; ++j) {
     const double *re = w->t_re + (j - j0) * CIRCLE_NODES, *im = w->t_im + (j - j0) * CIRCLE_NODES;
@@ -370,8 +376,40 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
       w->a_re[at] = sum.re / CIRCLE_NODES, w->a_im[at] = sum.im / CIRCLE_NODES;
       w->h_re[at] = 2.0 * half.re / CIRCLE_NODES, w->h_im[at] = 2.0 * half.im / CIRCLE_NODES;
       w->a_abs[at] = hypot(w->a_re[at], w->a_im[at]);
+      if (kept) {
+        double *to = kept + 5 * ((size_t)l * (j1 - j0) + (j - j0));
+        to[0] = w->a_re[at], to[1] = w->a_im[at], to[2] = w->h_re[at], to[3] = w->h_im[at], to[4] = w->a_abs[at];
+      }
     }
   }
+}
+
+/* Row k's corrections for pole iq: where eko's path for the row and the
+ * band path of an entry disagree on enclosing the pole, the residue of the
+ * block times the row's transform comes off (the band path's alone) or is
+ * added (eko's alone). */
+static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq, const circle *cc,
+                        taylor_work *w, size_t k, int apply) {
+  double *kept = s->taylor && s->taylor[iq] ? s->taylor[iq] + s->taylor_at[iq][k] : NULL;
+  int kept_ready = apply; /* the tolerance pass (apply = 0) made them: it runs first, on the same rows */
+  const ekoc_pole *q = &s->pole[iq];
+  const ekoc_pole_laurent *lq = &s->laurent[iq];
+  const ekoc_band_plan *bp = g->bp;
+  const size_t nx = g->nx;
+  double pair = q->im > 0.0 ? 2.0 : 1.0; /* a complex pole and its conjugate: 2 Re */
+  int eko[2], b, l;
+  size_t j0 = nx, j1 = 0, e, j;
+  row_columns(g, q, k, eko, &j0, &j1);
+  if (j0 >= j1) return;
+  if (kept && kept_ready) /* the first pass's coefficients (the same bits) */
+    for (l = 0; l < lq->orders; ++l)
+      for (j = j0; j < j1; ++j) {
+        size_t at = (size_t)l * nx + j, from = 5 * ((size_t)l * (j1 - j0) + (j - j0));
+        w->a_re[at] = kept[from], w->a_im[at] = kept[from + 1], w->h_re[at] = kept[from + 2];
+        w->h_im[at] = kept[from + 3], w->a_abs[at] = kept[from + 4];
+      }
+  else
+    taylor_coefficients(g, q, lq, cc, w, k, j0, j1, kept);
   for (e = 0; e < lq->n_blocks; ++e) {
     size_t at = lq->block[e], t = at / (EKOC_NB * EKOC_NB);
     int ra = (int)(at / EKOC_NB % EKOC_NB), rb = (int)(at % EKOC_NB);
@@ -410,10 +448,41 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
   }
 }
 
-int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s, int apply) {
+/* Room for the rows' Taylor coefficients at every pole with residues
+ * (ekoc_pole_set.taylor), laid out by row_columns; a pole whose room is
+ * missing keeps none (the final pass recomputes them). */
+static void keep_taylor(const ekoc_nspace_state *g, ekoc_pole_set *s) {
+  size_t i, k, j0, j1;
+  int eko[2];
+  s->taylor = calloc(s->n, sizeof *s->taylor);
+  s->taylor_at = calloc(s->n, sizeof *s->taylor_at);
+  if (!s->taylor || !s->taylor_at) {
+    free(s->taylor), free(s->taylor_at);
+    s->taylor = NULL, s->taylor_at = NULL;
+    return;
+  }
+  for (i = 0; i < s->n; ++i) {
+    size_t *at, total = 0;
+    if (!s->laurent[i].n_blocks || !(at = malloc(g->nx * sizeof *at))) continue;
+    for (k = 0; k < g->nx; ++k) {
+      at[k] = total;
+      if (g->ip->logx[k] >= 0.0) continue; /* the x = 1 row: no correction */
+      row_columns(g, &s->pole[i], k, eko, &j0, &j1);
+      if (j0 < j1) total += 5 * (size_t)s->laurent[i].orders * (j1 - j0);
+    }
+    s->taylor[i] = malloc(total ? total * sizeof(double) : 1);
+    if (s->taylor[i])
+      s->taylor_at[i] = at;
+    else
+      free(at);
+  }
+}
+
+int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
   int rc = EKOC_OK, nt = g->rq->n_threads > 0 ? g->rq->n_threads : omp_get_max_threads();
   size_t i, e;
   if (s->n == 0) return EKOC_OK;
+  if (!apply && !s->taylor) keep_taylor(g, s);
   for (i = 0; !apply && i < s->n; ++i) /* the residue arrays of the blocks that take some */
     for (e = 0; s->laurent && e < s->laurent[i].n_blocks; ++e) {
       size_t at = s->laurent[i].block[e];

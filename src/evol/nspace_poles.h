@@ -77,6 +77,11 @@ typedef struct ekoc_pole_set {
   ekoc_pole *pole;
   ekoc_pole_laurent *laurent;  /* [pole] (ekoc_poles_prepare) */
   unsigned char *block_has;    /* [target][a][b]: some pole's residue counts in the block */
+  /* the rows' Taylor coefficients at each pole (nspace_poles.c), made by the tolerance pass of
+   * ekoc_poles_correct and read by the final one: [pole] -> row k's from taylor_at[pole][k]
+   * (NULL: not kept, recomputed) */
+  double **taylor;
+  size_t **taylor_at;
 } ekoc_pole_set;
 
 /* Whether the path N(theta) = offset + r (theta cot theta + i height theta)
@@ -130,6 +135,6 @@ int ekoc_poles_prepare(ekoc_nspace_state *g, ekoc_pole_set *s);
  * instead of 16); apply = 1, added to the outputs (g->val, g->err) after
  * the bands. Rows on the request's threads, each row's entries written by
  * one thread (the same bits for any number). Errors: EKOC_ERR_NO_MEMORY. */
-int ekoc_poles_correct(ekoc_nspace_state *g, const ekoc_pole_set *s, int apply);
+int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply);
 
 #endif /* EKOC_EVOL_NSPACE_POLES_H */
