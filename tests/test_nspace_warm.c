@@ -74,6 +74,26 @@ static void check_twice(setup *s, ekoc_nspace_cache *cache) {
   assert_int_equal(ekoc_nspace_cache_bytes(cache), bytes);
 }
 
+/* an alpha_s scan of the truncated solution: its U_k poles do not move with
+ * a_s, so the rows' Taylor coefficients at them come from the cache too */
+static void test_alpha_s_scan_truncated(void **state) {
+  static const double alphas[] = {0.118, 0.114, 0.118};
+  ekoc_nspace_cache *cache = NULL;
+  setup s;
+  size_t i;
+  (void)state;
+  assert_int_equal(ekoc_nspace_cache_new(0, &cache), EKOC_OK);
+  for (i = 0; i < sizeof alphas / sizeof alphas[0]; ++i) {
+    make_setup(&s, 3, 0, 1.0);
+    s.rq.method = EKOC_METHOD_TRUNCATED;
+    s.th.alphas = alphas[i];
+    s.th.mu2_ref = 91.1876 * 91.1876;
+    s.th.nf_ref = 5;
+    check_same_with_cache(&s, cache);
+  }
+  ekoc_nspace_cache_free(cache);
+}
+
 static void test_alpha_s_scan(void **state) {
   static const double alphas[] = {0.118, 0.114, 0.122, 0.118};
   ekoc_nspace_cache *cache = NULL;
@@ -245,7 +265,8 @@ static void test_concurrent(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_alpha_s_scan),        cmocka_unit_test(test_series_of_theories),
+      cmocka_unit_test(test_alpha_s_scan),        cmocka_unit_test(test_alpha_s_scan_truncated),
+      cmocka_unit_test(test_series_of_theories),
       cmocka_unit_test(test_backends_take_turns), cmocka_unit_test(test_other_grid),
       cmocka_unit_test(test_budget),              cmocka_unit_test(test_concurrent),
   };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "quad/band_transforms.h"
+#include "quad/path_cache.h"
 #include "quad/path_radius.h"
 #include "quad/talbot.h"
 #include "status.h"
@@ -34,7 +35,7 @@ void ekoc_poles_free(ekoc_pole_set *s) {
   size_t i;
   for (i = 0; s->laurent && i < s->n; ++i) free(s->laurent[i].block), free(s->laurent[i].c), free(s->laurent[i].c_abs), free(s->laurent[i].top);
   for (i = 0; s->taylor && i < s->n; ++i) free(s->taylor[i]), free(s->taylor_at[i]);
-  free(s->taylor), free(s->taylor_at);
+  free(s->taylor), free(s->taylor_at), free(s->taylor_ready);
   free(s->laurent), free(s->block_has);
   free(s->pole);
   memset(s, 0, sizeof *s);
@@ -391,7 +392,8 @@ static void taylor_coefficients(const ekoc_nspace_state *g, const ekoc_pole *q, 
 static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq, const circle *cc,
                         taylor_work *w, size_t k, int apply) {
   double *kept = s->taylor && s->taylor[iq] ? s->taylor[iq] + s->taylor_at[iq][k] : NULL;
-  int kept_ready = apply; /* the tolerance pass (apply = 0) made them: it runs first, on the same rows */
+  /* the tolerance pass (apply = 0) made them (it runs first, on the same rows), or the cache had them */
+  int kept_ready = apply || (s->taylor_ready && s->taylor_ready[iq]);
   const ekoc_pole *q = &s->pole[iq];
   const ekoc_pole_laurent *lq = &s->laurent[iq];
   const ekoc_band_plan *bp = g->bp;
@@ -448,41 +450,98 @@ static void correct_row(ekoc_nspace_state *g, const ekoc_pole_set *s, size_t iq,
   }
 }
 
+/* What the rows' Taylor coefficients at pole i depend on (quad/path_cache.h's blob key): the circle,
+ * the orders and every row's columns (row_columns; the basis is the cache's binding). */
+typedef struct taylor_key {
+  char tag[8];
+  double re, im, rho;
+  int32_t orders, reserved;
+} taylor_key;
+
 /* Room for the rows' Taylor coefficients at every pole with residues
- * (ekoc_pole_set.taylor), laid out by row_columns; a pole whose room is
- * missing keeps none (the final pass recomputes them). */
-static void keep_taylor(const ekoc_nspace_state *g, ekoc_pole_set *s) {
-  size_t i, k, j0, j1;
+ * (ekoc_pole_set.taylor), laid out by row_columns, filled from the engine's
+ * cache where it has them (taylor_ready); a pole whose room is missing
+ * keeps none (the final pass recomputes them). *keys: each pole's cache key
+ * (NULL where none), for keep_taylor_done. */
+static void keep_taylor(const ekoc_nspace_state *g, ekoc_pole_set *s, unsigned char ***keys, size_t **key_len) {
+  size_t i, k, j0, j1, kl = sizeof(taylor_key) + 2 * g->nx * sizeof(size_t);
   int eko[2];
+  *keys = g->paths ? calloc(s->n, sizeof **keys) : NULL;
+  *key_len = g->paths ? calloc(s->n, sizeof **key_len) : NULL;
   s->taylor = calloc(s->n, sizeof *s->taylor);
   s->taylor_at = calloc(s->n, sizeof *s->taylor_at);
-  if (!s->taylor || !s->taylor_at) {
-    free(s->taylor), free(s->taylor_at);
-    s->taylor = NULL, s->taylor_at = NULL;
+  s->taylor_ready = calloc(s->n, 1);
+  if (!s->taylor || !s->taylor_at || !s->taylor_ready) {
+    free(s->taylor), free(s->taylor_at), free(s->taylor_ready);
+    s->taylor = NULL, s->taylor_at = NULL, s->taylor_ready = NULL;
     return;
   }
   for (i = 0; i < s->n; ++i) {
-    size_t *at, total = 0;
-    if (!s->laurent[i].n_blocks || !(at = malloc(g->nx * sizeof *at))) continue;
+    size_t *at, total = 0, *cols = NULL, have = 0;
+    unsigned char *key = *keys && *key_len ? calloc(1, kl) : NULL;
+    const void *kept;
+    if (!s->laurent[i].n_blocks || !(at = malloc(g->nx * sizeof *at))) {
+      free(key);
+      continue;
+    }
+    if (key) {
+      taylor_key head;
+      memset(&head, 0, sizeof head);
+      memcpy(head.tag, "taylor1", 8);
+      head.re = s->pole[i].re, head.im = s->pole[i].im, head.rho = s->pole[i].rho;
+      head.orders = s->laurent[i].orders;
+      memcpy(key, &head, sizeof head);
+      cols = (size_t *)(void *)(key + sizeof head);
+    }
     for (k = 0; k < g->nx; ++k) {
       at[k] = total;
       if (g->ip->logx[k] >= 0.0) continue; /* the x = 1 row: no correction */
       row_columns(g, &s->pole[i], k, eko, &j0, &j1);
       if (j0 < j1) total += 5 * (size_t)s->laurent[i].orders * (j1 - j0);
+      if (cols && j0 < j1) cols[2 * k] = j0, cols[2 * k + 1] = j1;
     }
     s->taylor[i] = malloc(total ? total * sizeof(double) : 1);
-    if (s->taylor[i])
-      s->taylor_at[i] = at;
-    else
-      free(at);
+    if (!s->taylor[i]) {
+      free(at), free(key);
+      continue;
+    }
+    s->taylor_at[i] = at;
+    kept = key ? ekoc_path_cache_blob(g->paths, key, kl, &have) : NULL;
+    if (kept && have == total * sizeof(double)) {
+      memcpy(s->taylor[i], kept, have);
+      s->taylor_ready[i] = 1;
+      free(key);
+    } else if (key) {
+      (*keys)[i] = key, (*key_len)[i] = kl;
+    }
   }
+}
+
+/* After the tolerance pass: the coefficients it made kept in the engine's cache (when `put`: the pass
+ * succeeded), the keys freed. */
+static void keep_taylor_done(const ekoc_nspace_state *g, const ekoc_pole_set *s, unsigned char **keys,
+                             size_t *key_len, int put) {
+  size_t i, k;
+  for (i = 0; put && keys && key_len && i < s->n; ++i) {
+    size_t total = 0, j0, j1;
+    int eko[2];
+    if (!keys[i]) continue;
+    for (k = 0; k < g->nx; ++k) {
+      if (g->ip->logx[k] >= 0.0) continue;
+      row_columns(g, &s->pole[i], k, eko, &j0, &j1);
+      if (j0 < j1) total += 5 * (size_t)s->laurent[i].orders * (j1 - j0);
+    }
+    ekoc_path_cache_put_blob(g->paths, keys[i], key_len[i], s->taylor[i], total * sizeof(double));
+  }
+  for (i = 0; keys && i < s->n; ++i) free(keys[i]);
+  free(keys), free(key_len);
 }
 
 int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
   int rc = EKOC_OK, nt = g->rq->n_threads > 0 ? g->rq->n_threads : omp_get_max_threads();
-  size_t i, e;
+  size_t i, e, *key_len = NULL;
+  unsigned char **keys = NULL;
   if (s->n == 0) return EKOC_OK;
-  if (!apply && !s->taylor) keep_taylor(g, s);
   for (i = 0; !apply && i < s->n; ++i) /* the residue arrays of the blocks that take some */
     for (e = 0; s->laurent && e < s->laurent[i].n_blocks; ++e) {
       size_t at = s->laurent[i].block[e];
@@ -490,6 +549,7 @@ int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
       g->corr[at] = calloc(g->row_len, sizeof(float));
       if (!g->corr[at]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
     }
+  if (!apply && !s->taylor) keep_taylor(g, s, &keys, &key_len);
   /* rows on separate threads (each row's entries are written by one thread only): the same bits for any number */
 #pragma omp parallel num_threads(nt) reduction(| : rc)
   {
@@ -519,6 +579,7 @@ int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
     free(w.t_re), free(w.t_im), free(w.a_re);
     ekoc_band_transform_scratch_free(&w.ts);
   }
+  keep_taylor_done(g, s, keys, key_len, rc == EKOC_OK);
   return rc == EKOC_OK ? EKOC_OK
                        : ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
 }

@@ -82,6 +82,7 @@ typedef struct ekoc_pole_set {
    * (NULL: not kept, recomputed) */
   double **taylor;
   size_t **taylor_at;
+  unsigned char *taylor_ready; /* [pole]: taken from the engine's cache (quad/path_cache.h): both passes read them */
 } ekoc_pole_set;
 
 /* Whether the path N(theta) = offset + r (theta cot theta + i height theta)

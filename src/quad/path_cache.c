@@ -18,6 +18,13 @@ typedef struct tower_entry {
   uint64_t used;    /* the binding that last used it */
 } tower_entry;
 
+/* Bytes kept under a key (ekoc_path_cache_blob). */
+typedef struct blob_entry {
+  void *key, *data; /* one allocation: key_len bytes of key, then len of data */
+  size_t key_len, len, bytes;
+  uint64_t used;
+} blob_entry;
+
 /* One band path's products (ekoc_path_store), with what they were made for. */
 typedef struct store_entry {
   ekoc_path_store s;
@@ -44,6 +51,8 @@ struct ekoc_path_cache {
   size_t n_towers, cap_towers;
   store_entry *store;
   size_t n_stores, cap_stores;
+  blob_entry *blob;
+  size_t n_blobs, cap_blobs;
 };
 
 ekoc_path_cache *ekoc_path_cache_new(void) { return calloc(1, sizeof(ekoc_path_cache)); }
@@ -66,7 +75,8 @@ static void drop_values(ekoc_path_cache *pc) {
   size_t i;
   for (i = 0; i < pc->n_towers; ++i) tower_entry_free(&pc->tower[i]);
   for (i = 0; i < pc->n_stores; ++i) store_entry_free(&pc->store[i]);
-  pc->n_towers = pc->n_stores = 0;
+  for (i = 0; i < pc->n_blobs; ++i) free(pc->blob[i].key);
+  pc->n_towers = pc->n_stores = pc->n_blobs = 0;
   atomic_store(&pc->used_bytes, 0);
 }
 
@@ -75,6 +85,7 @@ void ekoc_path_cache_free(ekoc_path_cache *pc) {
   drop_values(pc);
   free(pc->tower);
   free(pc->store);
+  free(pc->blob);
   free(pc->logx);
   free(pc);
 }
@@ -110,14 +121,22 @@ static int make_room(ekoc_path_cache *pc, size_t bytes) {
   for (;;) {
     size_t used = atomic_load(&pc->used_bytes);
     size_t i, at = 0;
-    int which = -1; /* 0 tower, 1 store */
+    int which = -1; /* 0 tower, 1 store, 2 blob */
     uint64_t oldest = pc->binding;
     if (used + bytes <= pc->max_bytes && used + bytes >= bytes) return 1;
     for (i = 0; i < pc->n_towers; ++i)
       if (pc->tower[i].used < oldest) oldest = pc->tower[i].used, which = 0, at = i;
     for (i = 0; i < pc->n_stores; ++i)
       if (pc->store[i].used < oldest) oldest = pc->store[i].used, which = 1, at = i;
+    for (i = 0; i < pc->n_blobs; ++i)
+      if (pc->blob[i].used < oldest) oldest = pc->blob[i].used, which = 2, at = i;
     if (which < 0) return 0;
+    if (which == 2) {
+      atomic_fetch_sub(&pc->used_bytes, pc->blob[at].bytes);
+      free(pc->blob[at].key);
+      pc->blob[at] = pc->blob[--pc->n_blobs];
+      continue;
+    }
     if (which == 0) {
       atomic_fetch_sub(&pc->used_bytes, pc->tower[at].bytes);
       tower_entry_free(&pc->tower[at]);
@@ -186,6 +205,34 @@ void ekoc_path_cache_put_tower(ekoc_path_cache *pc, const ekoc_nspace_cfg *cfg, 
   e.used = pc->binding;
   pc->tower[pc->n_towers++] = e;
   atomic_fetch_add(&pc->used_bytes, bytes);
+}
+
+const void *ekoc_path_cache_blob(ekoc_path_cache *pc, const void *key, size_t key_len, size_t *len) {
+  size_t i;
+  if (!pc || !pc->logx || !key) return NULL;
+  for (i = 0; i < pc->n_blobs; ++i) {
+    blob_entry *e = &pc->blob[i];
+    if (e->key_len == key_len && memcmp(e->key, key, key_len) == 0) {
+      e->used = pc->binding;
+      *len = e->len;
+      return e->data;
+    }
+  }
+  return NULL;
+}
+
+void ekoc_path_cache_put_blob(ekoc_path_cache *pc, const void *key, size_t key_len, const void *data, size_t len) {
+  blob_entry e;
+  if (!pc || !pc->logx || !key || !data || key_len > SIZE_MAX / 2 - len) return;
+  e.key_len = key_len, e.len = len, e.bytes = key_len + len + sizeof e, e.used = pc->binding;
+  if (!make_room(pc, e.bytes) || !grow((void **)&pc->blob, &pc->cap_blobs, pc->n_blobs, sizeof e)) return;
+  e.key = malloc(key_len + len ? key_len + len : 1);
+  if (!e.key) return;
+  e.data = (char *)e.key + key_len;
+  memcpy(e.key, key, key_len);
+  memcpy(e.data, data, len);
+  pc->blob[pc->n_blobs++] = e;
+  atomic_fetch_add(&pc->used_bytes, e.bytes);
 }
 
 static size_t round_up(size_t v, size_t q) { return (v + q - 1) / q * q; }

@@ -53,6 +53,15 @@ const ekoc_complex *ekoc_path_cache_tower(ekoc_path_cache *pc, const ekoc_nspace
 void ekoc_path_cache_put_tower(ekoc_path_cache *pc, const ekoc_nspace_cfg *cfg, size_t count, const double *n_re,
                                const double *n_im, const ekoc_complex *tower);
 
+/* Other values of the engine that depend on the basis and on what `key`
+ * (key_len bytes, compared bytewise) holds only, kept as `len` bytes: the
+ * rows' Taylor coefficients at a pole of the truncated solutions
+ * (evol/nspace_poles.c), which does not move with a_s. ekoc_path_cache_blob
+ * gives the kept bytes (*len set) or NULL; ekoc_path_cache_put_blob keeps a
+ * copy where the budget allows. */
+const void *ekoc_path_cache_blob(ekoc_path_cache *pc, const void *key, size_t key_len, size_t *len);
+void ekoc_path_cache_put_blob(ekoc_path_cache *pc, const void *key, size_t key_len, const void *data, size_t len);
+
 /* The store of band bd's products on the m + 1 nodes n (quad/band_invert.c):
  * per block, the shared columns' right factor (2 (m + 1) rows, ld_blk[q]
  * columns, zero beyond the block's) and its squared sizes per chunk
