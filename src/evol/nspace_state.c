@@ -58,6 +58,7 @@ static int engine_parts(ekoc_nspace_state *g) {
   const ekoc_plan *p = g->p;
   size_t t, j, i;
   int s, rc = EKOC_OK;
+  ekoc_part_probe probe[2]; /* the part's two families at the probe points (ekoc_part_element_constant) */
   for (t = g->t0; t < g->t0 + g->nt; ++t)
     for (s = 0; s < p->n_steps[t]; ++s) g->need[p->steps[t][s].job] = 1;
   for (j = 0; j < p->n_jobs; ++j) {
@@ -75,10 +76,11 @@ static int engine_parts(ekoc_nspace_state *g) {
           break;
         }
     }
+    memset(probe, 0, sizeof probe);
     for (e = 0; e < n; ++e) { /* a matching is 1 + O(a_s) on its diagonal; evolution decays at large N */
       double c;
       double *lim = &g->lim_e[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e];
-      if (ekoc_part_element_constant(&job->family[map[e].family], map[e].element, &c, &rc)) {
+      if (ekoc_part_element_constant(&job->family[map[e].family], &probe[map[e].family], map[e].element, &c, &rc)) {
         *lim = c;
         g->constant[j * EKOC_JOB_MAX_ELEMENTS + (size_t)e] = 1;
       } else if (rc != EKOC_OK)

@@ -131,23 +131,29 @@ void ekoc_part_layout_of(const ekoc_plan_job *j, int unified, const ekoc_element
     j->is_matching ? matching(j->nf, out) : segment(j->nf, m, n, out);
 }
 
-int ekoc_part_element_constant(const ekoc_nspace_config *cfg, int e, double *c, int *rc) {
-  static const double probe[3][2] = {{2.3, 0.7}, {3.1, -2.9}, {5.7, 11.3}};
-  ekoc_complex v[3][EKOC_NSPACE_MAX_ELEMENTS];
+int ekoc_part_probe_family(const ekoc_nspace_config *cfg, ekoc_part_probe *probe) {
+  static const double at[EKOC_PART_PROBES][2] = {{2.3, 0.7}, {3.1, -2.9}, {5.7, 11.3}};
+  int i, rc = EKOC_OK;
+  for (i = 0; i < EKOC_PART_PROBES && rc == EKOC_OK; ++i) rc = ekoc_nspace_eval(cfg, c_make(at[i][0], at[i][1]), probe->v[i]);
+  probe->done = rc == EKOC_OK;
+  return rc;
+}
+
+int ekoc_part_probe_constant(const ekoc_part_probe *probe, int e, double *c) {
   int i;
-  *rc = EKOC_OK;
-  for (i = 0; i < 3; ++i) {
-    *rc = ekoc_nspace_eval(cfg, c_make(probe[i][0], probe[i][1]), v[i]);
-    if (*rc != EKOC_OK) return 0;
-    /* NaN compares unequal to nothing below: leave such an element to the
-     * quadrature, which reports it */
-    if (!isfinite(v[i][e].re) || !isfinite(v[i][e].im)) return 0;
+  for (i = 0; i < EKOC_PART_PROBES; ++i) /* NaN compares unequal to nothing below: leave such an element to the
+                                           * quadrature, which reports it */
+    if (!isfinite(probe->v[i][e].re) || !isfinite(probe->v[i][e].im)) return 0;
+  for (i = 1; i < EKOC_PART_PROBES; ++i) {
+    double scale = fmax(1.0, c_abs(probe->v[0][e]));
+    if (c_abs(c_sub(probe->v[i][e], probe->v[0][e])) > 1e-14 * scale) return 0;
   }
-  for (i = 1; i < 3; ++i) {
-    double scale = fmax(1.0, c_abs(v[0][e]));
-    if (c_abs(c_sub(v[i][e], v[0][e])) > 1e-14 * scale) return 0;
-  }
-  if (fabs(v[0][e].im) > 1e-14 * fmax(1.0, fabs(v[0][e].re))) return 0;
-  *c = v[0][e].re;
+  if (fabs(probe->v[0][e].im) > 1e-14 * fmax(1.0, fabs(probe->v[0][e].re))) return 0;
+  *c = probe->v[0][e].re;
   return 1;
+}
+
+int ekoc_part_element_constant(const ekoc_nspace_config *cfg, ekoc_part_probe *probe, int e, double *c, int *rc) {
+  *rc = probe->done ? EKOC_OK : ekoc_part_probe_family(cfg, probe);
+  return *rc == EKOC_OK && ekoc_part_probe_constant(probe, e, c);
 }

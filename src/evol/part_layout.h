@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "ad/nspace.h" /* ekoc_complex, EKOC_NSPACE_MAX_ELEMENTS */
 #include "evol/basis.h"
 #include "evol/plan.h"
 #include "quad/job.h" /* EKOC_JOB_MAX_ELEMENTS */
@@ -42,12 +43,28 @@ typedef struct ekoc_part_layout {
  * (ekoc_part_elements). */
 void ekoc_part_layout_of(const ekoc_plan_job *j, int unified, const ekoc_element_map *m, int n, ekoc_part_layout *out);
 
-/* Whether element e of family cfg is independent of N, probed at three
- * unrelated points; then *c is its value. Matching elements whose OME terms
- * vanish (e.g. every non-intrinsic entry at NLO with L = 0) are such
- * constants: the inverse Mellin transform of c p_j(N) at x_k is exactly
- * c delta_kj, while the quadrature of a non-decaying integrand would only
- * approach it slowly. *rc: an evaluation error (then 0 is returned). */
-int ekoc_part_element_constant(const ekoc_nspace_config *cfg, int e, double *c, int *rc);
+/* A family's values at EKOC_PART_PROBES unrelated points, made once for
+ * all its elements (done: made without error). */
+#define EKOC_PART_PROBES 3
+typedef struct {
+  int done;
+  ekoc_complex v[EKOC_PART_PROBES][EKOC_NSPACE_MAX_ELEMENTS];
+} ekoc_part_probe;
+
+/* Fills probe with cfg's values at the probe points; an evaluation error is returned (probe->done stays 0). */
+int ekoc_part_probe_family(const ekoc_nspace_config *cfg, ekoc_part_probe *probe);
+
+/* Whether element e is independent of N at the probe points; then *c is its
+ * value. Matching elements whose OME terms vanish (e.g. every non-intrinsic
+ * entry at NLO with L = 0) are such constants: the inverse Mellin transform
+ * of c p_j(N) at x_k is exactly c delta_kj, while the quadrature of a
+ * non-decaying integrand would only approach it slowly. */
+int ekoc_part_probe_constant(const ekoc_part_probe *probe, int e, double *c);
+
+/* ekoc_part_probe_constant for element e of family cfg, whose probe (zeroed
+ * at first) is filled on the first call and reused for its other elements:
+ * one evaluation of the family per point, not one per element. *rc: an
+ * evaluation error (then 0 is returned). */
+int ekoc_part_element_constant(const ekoc_nspace_config *cfg, ekoc_part_probe *probe, int e, double *c, int *rc);
 
 #endif /* EKOC_EVOL_PART_LAYOUT_H */

@@ -115,6 +115,7 @@ static void elements_free(part_elements *el) {
  * an integration; the elements independent of N get their constant here. */
 static int quad_job_fill(const ekoc_plan_job *j, const ekoc_interp *interp, part_elements *el, ekoc_quad_job *job) {
   int e, rc = EKOC_OK;
+  ekoc_part_probe probe[2]; /* the two families at the probe points (ekoc_part_element_constant) */
   memset(job, 0, sizeof *job);
   job->interp = interp;
   job->n_families = 2;
@@ -125,11 +126,12 @@ static int quad_job_fill(const ekoc_plan_job *j, const ekoc_interp *interp, part
     if (rc != EKOC_OK) return rc;
   }
   job->n_elements = 0;
+  memset(probe, 0, sizeof probe);
   for (e = 0; e < el->n; ++e) {
     const ekoc_element_map *m = &el->map[e];
     ekoc_quad_element *q = &job->elements[job->n_elements];
     double c;
-    if (ekoc_part_element_constant(&j->family[m->family], m->element, &c, &rc)) {
+    if (ekoc_part_element_constant(&j->family[m->family], &probe[m->family], m->element, &c, &rc)) {
       constant_element(interp, m->diagonal, c, el->val[e]);
       continue;
     }
