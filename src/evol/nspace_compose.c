@@ -166,38 +166,78 @@ static int nsop_copy(const ekoc_nsop *src, ekoc_nsop *dst) {
   return 1;
 }
 
-int ekoc_nsop_target(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, ekoc_nsop *cur) {
+int ekoc_plan_common_steps(const ekoc_plan *p, size_t t, size_t u) {
+  int s, n = p->n_steps[t] < p->n_steps[u] ? p->n_steps[t] : p->n_steps[u];
+  for (s = 0; s < n; ++s) {
+    const ekoc_plan_step *a = &p->steps[t][s], *b = &p->steps[u][s];
+    if (a->job != b->job || a->kind != b->kind || a->nf != b->nf || a->unified != b->unified) break;
+  }
+  return s;
+}
+
+int ekoc_nsop_target_resume(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, int done, int keep_after,
+                            ekoc_nsop *kept, ekoc_nsop *cur) {
   ekoc_nsop tmp, tmp2;
   int s, a, ok = 1;
   size_t count = cur->count;
   ekoc_nsop_init(&tmp, count);
   ekoc_nsop_init(&tmp2, count);
-  ekoc_nsop_clear(cur);
-  for (s = 0; ok && s < p->n_steps[t]; ++s) {
+  if (done == 0) ekoc_nsop_clear(cur);
+  if (keep_after > 0 && keep_after == done) ok = nsop_copy(cur, kept);
+  for (s = done; ok && s < p->n_steps[t]; ++s) {
     const ekoc_plan_step *st = &p->steps[t][s];
     const ekoc_nsop *part = &parts[st->job];
     if (s == 0 && st->kind == EKOC_STEP_SEGMENT) {
       ok = nsop_copy(part, cur);
-      continue;
-    }
-    if (s == 0)
-      for (a = 0; a < EKOC_NB; ++a) cur->k[a][a] = cur->lim[a][a] = cur->corner[a][a] = 1.0;
-    if (st->kind == EKOC_STEP_SEGMENT) {
-      ok = nsop_mul(part, cur, &tmp);
-      nsop_move(cur, &tmp);
     } else {
-      double m[EKOC_NB][EKOC_NB];
-      ekoc_compose_matching_rotation(st, m);
-      if (st->kind == EKOC_STEP_FORWARD) { /* B_lo -> (OME) -> B_lo -> rotate -> B_hi */
-        ok = nsop_mul(part, cur, &tmp) && nsop_rotate_left(m, &tmp, &tmp2);
-      } else { /* B_hi -> rotate -> B_lo -> (inverse OME) */
-        ok = nsop_rotate_left(m, cur, &tmp) && nsop_mul(part, &tmp, &tmp2);
+      if (s == 0)
+        for (a = 0; a < EKOC_NB; ++a) cur->k[a][a] = cur->lim[a][a] = cur->corner[a][a] = 1.0;
+      if (st->kind == EKOC_STEP_SEGMENT) {
+        ok = nsop_mul(part, cur, &tmp);
+        nsop_move(cur, &tmp);
+      } else {
+        double m[EKOC_NB][EKOC_NB];
+        ekoc_compose_matching_rotation(st, m);
+        if (st->kind == EKOC_STEP_FORWARD) { /* B_lo -> (OME) -> B_lo -> rotate -> B_hi */
+          ok = nsop_mul(part, cur, &tmp) && nsop_rotate_left(m, &tmp, &tmp2);
+        } else { /* B_hi -> rotate -> B_lo -> (inverse OME) */
+          ok = nsop_rotate_left(m, cur, &tmp) && nsop_mul(part, &tmp, &tmp2);
+        }
+        nsop_move(cur, &tmp2);
       }
-      nsop_move(cur, &tmp2);
     }
+    if (ok && s + 1 == keep_after) ok = nsop_copy(cur, kept);
   }
   ekoc_nsop_clear(&tmp);
   ekoc_nsop_clear(&tmp2);
+  return ok;
+}
+
+int ekoc_nsop_target(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, ekoc_nsop *cur) {
+  return ekoc_nsop_target_resume(p, t, parts, 0, 0, NULL, cur);
+}
+
+int ekoc_nsop_targets(const ekoc_plan *p, size_t t0, size_t nt, const unsigned char *active, const ekoc_nsop *parts,
+                      size_t count, ekoc_nsop *tops) {
+  size_t t, next;
+  int have = 0, ok = 1; /* have: steps in `shared`, the first ones of the target composed last */
+  ekoc_nsop shared;
+  ekoc_nsop_init(&shared, count);
+  for (t = 0; ok && t < nt; t = next) {
+    int keep = 0, done = 0;
+    for (next = t + 1; next < nt && !active[next]; ++next) continue;
+    if (!active[t]) continue;
+    tops[t].count = count;
+    if (next < nt) keep = ekoc_plan_common_steps(p, t0 + t, t0 + next);
+    if (have > 0) { /* shared: the steps t has in common with the previous active target */
+      done = have;
+      ok = nsop_copy(&shared, &tops[t]);
+    }
+    if (keep < done) keep = 0; /* a shorter common start than this one's is not kept */
+    if (ok) ok = ekoc_nsop_target_resume(p, t0 + t, parts, done, keep, &shared, &tops[t]);
+    have = keep;
+  }
+  ekoc_nsop_clear(&shared);
   return ok;
 }
 

@@ -51,6 +51,29 @@ int ekoc_nsop_part(const ekoc_plan_job *j, int unified, const ekoc_complex *cons
  * must be initialised; its blocks are replaced. Returns 0 when out of memory. */
 int ekoc_nsop_target(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, ekoc_nsop *cur);
 
+/* How many first steps targets t and u of plan p share (the same parts in
+ * the same order): their products up to there are the same. */
+int ekoc_plan_common_steps(const ekoc_plan *p, size_t t, size_t u);
+
+/* ekoc_nsop_target resumed after `done` steps: *cur holds the product of
+ * target t's first `done` steps (another target's with those steps in
+ * common, ekoc_plan_common_steps), and the remaining ones are applied the
+ * same way, so the result has the same bits as ekoc_nsop_target's. With
+ * keep_after in [done, n_steps], *kept (initialised) receives a copy of
+ * the product after keep_after steps: the start of a target sharing them
+ * (0: nothing kept). Returns 0 when out of memory. */
+int ekoc_nsop_target_resume(const ekoc_plan *p, size_t t, const ekoc_nsop *parts, int done, int keep_after,
+                            ekoc_nsop *kept, ekoc_nsop *cur);
+
+/* tops[t] = the operator of target t0 + t of plan p for every t < nt with
+ * active[t] (the others left as they are; tops initialised), as
+ * ekoc_nsop_target makes it and with its bits, each from the product of the
+ * steps it shares with the previous active target (targets ordered by scale
+ * share their path below the last threshold): fewer products. Returns 0
+ * when out of memory. */
+int ekoc_nsop_targets(const ekoc_plan *p, size_t t0, size_t nt, const unsigned char *active, const ekoc_nsop *parts,
+                      size_t count, ekoc_nsop *tops);
+
 /* *out = the operator at the nodes of a rule with twice the intervals: node
  * 2i from even's node i, node 2i + 1 from odd's node i (even->count ==
  * odd->count + 1; both of one target, so their constants, limits and

@@ -343,7 +343,7 @@ int ekoc_nspace_node_values(ekoc_nspace_state *g, const ekoc_complex *n, size_t 
  * operators into tops[0..nt-1]. */
 int ekoc_nspace_path_compose(ekoc_nspace_state *g, size_t count, int regular_only, ekoc_nsop *tops) {
   const ekoc_plan *p = g->p;
-  size_t j, t;
+  size_t j;
   for (j = 0; j < p->n_jobs; ++j) {
     const ekoc_complex *vals[2] = {NULL, NULL};
     if (!g->active[j]) continue;
@@ -358,12 +358,8 @@ int ekoc_nspace_path_compose(ekoc_nspace_state *g, size_t count, int regular_onl
                         &g->parts[j]))
       return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   }
-  for (t = 0; t < g->nt; ++t) {
-    if (!g->target_active[t]) continue;
-    tops[t].count = count;
-    if (!ekoc_nsop_target(p, g->t0 + t, g->parts, &tops[t]))
-      return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
-  }
+  if (!ekoc_nsop_targets(p, g->t0, g->nt, g->target_active, g->parts, count, tops))
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory");
   return EKOC_OK;
 }
 
