@@ -7,6 +7,7 @@
 #include "ad/axes.h"
 #include "ad/beta.h"
 #include "ad/kernel_magnus_batch.h"
+#include "ad/kernel_qed_batch.h"
 
 #include <math.h>
 
@@ -240,11 +241,42 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
 
 /* Points per group of the batched singlet kernel (a stack buffer of their gammas). */
 #define FROM_TOWERS_GROUP 64
+/* points of a QED family whose towers are copied and shifted at a time (stack: ~2 KB each) */
+#define QED_GROUP 16
+
+/* ekoc_nspace_from_tower of a QED family for a group of points at a time:
+ * each tower shifted (a copy), the matrix kernels of the group at once
+ * (ad/kernel_qed_batch.h: the same bits), the rest point by point. The
+ * configuration passed ekoc_nspace_from_tower's sanity checks. */
+static void qed_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const ekoc_complex *tower, size_t tower_stride,
+                            ekoc_complex *out, size_t out_stride) {
+  ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
+  int len = ekoc_nspace_tower_len(cfg), ns = cfg->family == EKOC_FAMILY_QED_NS, dim = ns ? 2 : 4, i;
+  size_t p, p0;
+  for (p0 = 0; p0 < count; p0 += QED_GROUP) {
+    ekoc_complex t[QED_GROUP][EKOC_NSPACE_MAX_TOWER], matrix[QED_GROUP][EKOC_QED_MAX_DIM2];
+    size_t n = count - p0 < QED_GROUP ? count - p0 : QED_GROUP;
+    for (p = 0; p < n; ++p) { /* the scale-variation shift works in place */
+      for (i = 0; i < len; ++i) t[p][i] = tower[(p0 + p) * tower_stride + (size_t)i];
+      ekoc_nspace_qed_shift(cfg, t[p]);
+    }
+    ekoc_kernel_qed_matrix_batch(cfg->order, cfg->qed_order, dim, cfg->beta, ekoc_beta_qcd_as2aem1(cfg->nf), st, n,
+                                 &t[0][ns ? 4 : 0], EKOC_NSPACE_MAX_TOWER, ns ? 8 : 16, &matrix[0][0],
+                                 EKOC_QED_MAX_DIM2);
+    for (p = 0; p < n; ++p) ekoc_nspace_qed_finish(cfg, t[p], matrix[p], out + (p0 + p) * out_stride);
+  }
+}
 
 size_t ekoc_nspace_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const ekoc_complex *tower,
                                size_t tower_stride, ekoc_complex *out, size_t out_stride) {
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
   size_t p, p0;
+  if (ekoc_nspace_is_qed(cfg) && cfg->qed_couplings && cfg->ev_op_iterations >= 1 &&
+      cfg->ev_op_iterations <= EKOC_MAX_EV_OP_ITERATIONS && cfg->qed_order >= 1 && cfg->qed_order <= EKOC_MAX_QED_ORDER &&
+      cfg->order >= 1 && cfg->order <= EKOC_MAX_ORDER) { /* else ekoc_nspace_from_tower's NaN, point by point */
+    qed_from_towers(cfg, count, tower, tower_stride, out, out_stride);
+    return count;
+  }
   if (!ekoc_nspace_is_qed(cfg) && cfg->kind == EKOC_KIND_EVOLUTION && cfg->family == EKOC_FAMILY_NS) {
     /* ekoc_nspace_from_tower's non-singlet steps, the evolution integrals once */
     double j[EKOC_MAX_ORDER];

@@ -128,24 +128,34 @@ EKOC_HD void ekoc_nspace_singlet_out(const ekoc_nspace_cfg *cfg, const ekoc_cmat
   for (i = 0; i < 4; ++i) out[i] = e.m[i];
 }
 
-/* Evolution with QED, from the packed tower (layout of ekoc_nspace_tower_len;
- * modified in place by the exponentiated scale-variation shift). Writes the
- * family's elements (docs/physics.md §15.3-15.4). */
-EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex *tower, ekoc_complex *out) {
-  ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
-  double beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), a_s = st.as_ends[st.n], a_em = st.aem_half[st.n - 1];
-  int size = ekoc_nspace_family_size(cfg), np = ekoc_qed_pairs(cfg->order, cfg->qed_order), expanded, e, p;
-  ekoc_complex k[EKOC_QED_MAX_DIM2], tmp[EKOC_QED_MAX_DIM2];
-  expanded = cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold;
+/* The exponentiated scale-variation shift of a QED tower, in place (none
+ * without that mode): the first step of ekoc_nspace_evolution_qed. */
+EKOC_HD void ekoc_nspace_qed_shift(const ekoc_nspace_cfg *cfg, ekoc_complex *tower) {
   if (cfg->sv_mode == EKOC_SV_EXPONENTIATED)
     ekoc_sv_exponentiated_qed_tower(cfg->order, cfg->qed_order, cfg->em_running, cfg->nf, cfg->lepton_number,
-                                    cfg->sv_log, cfg->beta, size, tower);
+                                    cfg->sv_log, cfg->beta, ekoc_nspace_family_size(cfg), tower);
+}
+
+/* The rest of ekoc_nspace_evolution_qed from the shifted tower: `matrix`,
+ * when not NULL, is the family's matrix kernel (ekoc_kernel_qed_matrix of
+ * the valence 2x2 or the singlet 4x4: ad/kernel_qed_batch.h makes it for
+ * many points at once), else it is computed here. */
+EKOC_HD void ekoc_nspace_qed_finish(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower, const ekoc_complex *matrix,
+                                    ekoc_complex *out) {
+  ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
+  double beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), a_s = st.as_ends[st.n], a_em = st.aem_half[st.n - 1];
+  int np = ekoc_qed_pairs(cfg->order, cfg->qed_order), expanded, e, p;
+  ekoc_complex k[EKOC_QED_MAX_DIM2], tmp[EKOC_QED_MAX_DIM2];
+  expanded = cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold;
   if (cfg->family == EKOC_FAMILY_QED_NS) {
     ekoc_complex valence[4 * (EKOC_MAX_ORDER + 3)];
     ekoc_kernel_qed_ns(cfg->order, cfg->qed_order, cfg->beta, beta_mix, cfg->qed_log_step, st, tower, 8, 4, out);
     for (p = 0; p < np; ++p) /* the valence 2x2 of every pair, contiguous */
       for (e = 0; e < 4; ++e) valence[p * 4 + e] = tower[p * 8 + 4 + e];
-    ekoc_kernel_qed_matrix(cfg->order, cfg->qed_order, 2, cfg->beta, beta_mix, st, valence, out + 4);
+    if (matrix)
+      for (e = 0; e < 4; ++e) out[4 + e] = matrix[e];
+    else
+      ekoc_kernel_qed_matrix(cfg->order, cfg->qed_order, 2, cfg->beta, beta_mix, st, valence, out + 4);
     if (expanded) {
       for (e = 0; e < 4; ++e) {
         ekoc_sv_expanded_qed_factor(cfg->order, cfg->qed_order, cfg->em_running, cfg->sv_log, a_s, a_em, cfg->beta,
@@ -158,7 +168,10 @@ EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex 
       for (e = 0; e < 4; ++e) out[4 + e] = tmp[e];
     }
   } else {
-    ekoc_kernel_qed_matrix(cfg->order, cfg->qed_order, 4, cfg->beta, beta_mix, st, tower, out);
+    if (matrix)
+      for (e = 0; e < 16; ++e) out[e] = matrix[e];
+    else
+      ekoc_kernel_qed_matrix(cfg->order, cfg->qed_order, 4, cfg->beta, beta_mix, st, tower, out);
     if (expanded) {
       ekoc_sv_expanded_qed_factor(cfg->order, cfg->qed_order, cfg->em_running, cfg->sv_log, a_s, a_em, cfg->beta, 4,
                                   tower, 16, 0, k);
@@ -166,6 +179,14 @@ EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex 
       for (e = 0; e < 16; ++e) out[e] = tmp[e];
     }
   }
+}
+
+/* Evolution with QED, from the packed tower (layout of ekoc_nspace_tower_len;
+ * modified in place by the exponentiated scale-variation shift). Writes the
+ * family's elements (docs/physics.md §15.3-15.4). */
+EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex *tower, ekoc_complex *out) {
+  ekoc_nspace_qed_shift(cfg, tower);
+  ekoc_nspace_qed_finish(cfg, tower, NULL, out);
 }
 
 /* The photon-photon element of the QED singlet kernel as N -> infinity:
