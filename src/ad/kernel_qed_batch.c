@@ -87,13 +87,14 @@ static AI void qm_exp(int dim, const cv *a, cv *out) {
       x[i].re[l] = a[i].re[l] * scale[l];
       x[i].im[l] = a[i].im[l] * scale[l];
       out[i].re[l] = out[i].im[l] = 0.0;
+      prod[i].re[l] = prod[i].im[l] = 0.0; /* read, not kept, by the lanes that start at q_max - 1 */
     }
   qm_mul(dim, x, x, x2);
   qm_mul(dim, x2, x, x3);
   qm_mul(dim, x3, x, x4);
   for (k = q_max - 1; k >= 0; --k) { /* Paterson-Stockmeyer; lane l starts at k = quarter[l] - 1 */
     double c0 = inv_fact[4 * k], c1 = inv_fact[4 * k + 1], c2 = inv_fact[4 * k + 2], c3 = inv_fact[4 * k + 3];
-    qm_mul(dim, x4, out, prod);
+    if (k < q_max - 1) qm_mul(dim, x4, out, prod); /* at q_max - 1 every lane that takes part starts */
     for (i = 0; i < d2; ++i) {
       int diagonal = i % (dim + 1) == 0;
       FOR_LANES(l) {
@@ -154,38 +155,39 @@ static AI void qed_group(int32_t order, int32_t qed_order, int dim, const double
   }
 }
 
-typedef void (*group_fn)(int32_t, int32_t, int, const double *, double, ekoc_qed_steps, const cv *, cv *);
+typedef void (*group_fn)(int32_t, int32_t, const double *, double, ekoc_qed_steps, const cv *, cv *);
 
-static void group_base(int32_t order, int32_t qed_order, int dim, const double *beta, double beta_mix,
-                       ekoc_qed_steps st, const cv *g, cv *out) {
-  qed_group(order, qed_order, dim, beta, beta_mix, st, g, out);
-}
+/* One function per dimension (2: valence, 4: singlet) and instruction set:
+ * with the dimension a constant the matrix loops unroll. */
+#define GROUP_FNS(suffix, attr)                                                                                        \
+  attr static void group2_##suffix(int32_t order, int32_t qed_order, const double *beta, double beta_mix,             \
+                                   ekoc_qed_steps st, const cv *g, cv *out) {                                          \
+    qed_group(order, qed_order, 2, beta, beta_mix, st, g, out);                                                        \
+  }                                                                                                                    \
+  attr static void group4_##suffix(int32_t order, int32_t qed_order, const double *beta, double beta_mix,             \
+                                   ekoc_qed_steps st, const cv *g, cv *out) {                                          \
+    qed_group(order, qed_order, 4, beta, beta_mix, st, g, out);                                                        \
+  }
+GROUP_FNS(base, )
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define EKOC_QED_BATCH_X86 1
 /* without FMA: the same multiplications and additions, four or eight lanes per instruction */
-__attribute__((target("avx2"))) static void group_avx2(int32_t order, int32_t qed_order, int dim, const double *beta,
-                                                       double beta_mix, ekoc_qed_steps st, const cv *g, cv *out) {
-  qed_group(order, qed_order, dim, beta, beta_mix, st, g, out);
-}
-__attribute__((target("avx512f"))) static void group_avx512(int32_t order, int32_t qed_order, int dim,
-                                                            const double *beta, double beta_mix, ekoc_qed_steps st,
-                                                            const cv *g, cv *out) {
-  qed_group(order, qed_order, dim, beta, beta_mix, st, g, out);
-}
+GROUP_FNS(avx2, __attribute__((target("avx2"))))
+GROUP_FNS(avx512, __attribute__((target("avx512f"))))
 #endif
 
 void ekoc_kernel_qed_matrix_batch(int32_t order, int32_t qed_order, int dim, const double beta[4], double beta_mix,
                                   ekoc_qed_steps st, size_t count, const ekoc_complex *g, size_t g_stride,
                                   size_t pair_stride, ekoc_complex *out, size_t out_stride) {
-  group_fn group = group_base;
+  group_fn group = dim == 2 ? group2_base : group4_base;
   cv gl[(EKOC_MAX_ORDER + 3) * EKOC_QED_MAX_DIM2], o[EKOC_QED_MAX_DIM2];
   int d2 = dim * dim, np = ekoc_qed_pairs(order, qed_order), q, i, l;
   size_t p0;
 #ifdef EKOC_QED_BATCH_X86
   if (__builtin_cpu_supports("avx512f"))
-    group = group_avx512;
+    group = dim == 2 ? group2_avx512 : group4_avx512;
   else if (__builtin_cpu_supports("avx2"))
-    group = group_avx2;
+    group = dim == 2 ? group2_avx2 : group4_avx2;
 #endif
   for (p0 = 0; p0 < count; p0 += LANES) {
     int lanes = count - p0 < LANES ? (int)(count - p0) : LANES;
@@ -197,7 +199,7 @@ void ekoc_kernel_qed_matrix_batch(int32_t order, int32_t qed_order, int dim, con
           gl[q * d2 + i].im[l] = gp[(size_t)q * pair_stride + (size_t)i].im;
         }
     }
-    group(order, qed_order, dim, beta, beta_mix, st, gl, o);
+    group(order, qed_order, beta, beta_mix, st, gl, o);
     for (l = 0; l < lanes; ++l)
       for (i = 0; i < d2; ++i) out[(p0 + (size_t)l) * out_stride + (size_t)i] = c_make(o[i].re[l], o[i].im[l]);
   }
