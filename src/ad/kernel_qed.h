@@ -74,30 +74,42 @@ EKOC_HD double ekoc_qed_step_beta(int32_t order, const double beta[4], double be
   return betatot + beta_mix * as * as * aem;
 }
 
+/* The evolution integrals of step s of a non-singlet QED kernel: eko's
+ * exact non-singlet closed forms with beta_0 -> beta_0 + a_em beta_mix (j^(0,0)
+ * at LO, the exact j^(i, order-1) above). They do not depend on N. */
+EKOC_HD void ekoc_kernel_qed_ns_step_integrals(int32_t order, const double beta[4], double beta_mix,
+                                               ekoc_qed_steps st, int s, double j[EKOC_MAX_ORDER]) {
+  ekoc_kernel_cfg k;
+  int i;
+  k.order = order;
+  k.method = EKOC_METHOD_PERTURBATIVE_EXACT; /* eko's *_exact closed forms */
+  k.ev_op_iterations = 1;
+  k.ev_op_max_order = 1;
+  for (i = 0; i < 4; ++i) k.beta[i] = beta[i];
+  k.beta[0] += st.aem_half[s] * beta_mix;
+  k.a0 = st.as_ends[s];
+  k.a1 = st.as_ends[s + 1];
+  ekoc_kernel_ns_evolution_integrals(&k, j);
+}
+
 /* Non-singlet QED kernels of n_entries entries at once. g[p * stride + e] is
  * pair p of entry e; out[e] receives E_e. beta[4] are the QCD beta_0..3 of nf,
  * beta_mix = beta_qcd(2,1), log_step = ln(mu2_from/mu2_to) per step. Every
  * factor of eko's product is an exponential (its exact non-singlet solutions
  * exp[sum_i gamma^(i) j^(i)]), so the exponents are summed over the steps and
- * exponentiated once. */
-EKOC_HD void ekoc_kernel_qed_ns(int32_t order, int32_t qed_order, const double beta[4], double beta_mix,
-                                double log_step, ekoc_qed_steps st, const ekoc_complex *g, int stride,
-                                int n_entries, ekoc_complex *out) {
+ * exponentiated once. step_j: the steps' integrals
+ * (ekoc_kernel_qed_ns_step_integrals, EKOC_MAX_ORDER per step) made once for
+ * many points, or NULL: made here. */
+EKOC_HD void ekoc_kernel_qed_ns_with(int32_t order, int32_t qed_order, const double beta[4], double beta_mix,
+                                     double log_step, ekoc_qed_steps st, const double *step_j, const ekoc_complex *g,
+                                     int stride, int n_entries, ekoc_complex *out) {
   int e, s, i, pq = order, p11 = order + 1, p02 = order + 2;
   for (e = 0; e < n_entries; ++e) out[e] = c_real(0.0); /* the exponents first */
   for (s = 0; s < st.n; ++s) {
     double aem = st.aem_half[s];
-    double j[EKOC_MAX_ORDER];
-    ekoc_kernel_cfg k;
-    k.order = order;
-    k.method = EKOC_METHOD_PERTURBATIVE_EXACT; /* eko's *_exact closed forms */
-    k.ev_op_iterations = 1;
-    k.ev_op_max_order = 1;
-    for (i = 0; i < 4; ++i) k.beta[i] = beta[i];
-    k.beta[0] += aem * beta_mix;
-    k.a0 = st.as_ends[s];
-    k.a1 = st.as_ends[s + 1];
-    ekoc_kernel_ns_evolution_integrals(&k, j); /* j^(0,0) at LO, the exact j^(i, order-1) above */
+    double own[EKOC_MAX_ORDER];
+    const double *j = step_j ? step_j + (size_t)s * EKOC_MAX_ORDER : own;
+    if (!step_j) ekoc_kernel_qed_ns_step_integrals(order, beta, beta_mix, st, s, own);
     for (e = 0; e < n_entries; ++e) {
       ekoc_complex expo = c_scale(c_add(g[e], c_scale(g[p11 * stride + e], aem)), j[0]);
       ekoc_complex pure = c_scale(g[pq * stride + e], aem);
@@ -107,6 +119,12 @@ EKOC_HD void ekoc_kernel_qed_ns(int32_t order, int32_t qed_order, const double b
     }
   }
   for (e = 0; e < n_entries; ++e) out[e] = c_exp(out[e]);
+}
+
+EKOC_HD void ekoc_kernel_qed_ns(int32_t order, int32_t qed_order, const double beta[4], double beta_mix,
+                                double log_step, ekoc_qed_steps st, const ekoc_complex *g, int stride,
+                                int n_entries, ekoc_complex *out) {
+  ekoc_kernel_qed_ns_with(order, qed_order, beta, beta_mix, log_step, st, NULL, g, stride, n_entries, out);
 }
 
 /* Valence (dim 2) or singlet (dim 4) QED kernel: g[p * dim*dim + r*dim + c] is

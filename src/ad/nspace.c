@@ -246,13 +246,19 @@ int ekoc_nspace_towers(const ekoc_nspace_cfg *cfg, size_t count, const double *n
 
 /* ekoc_nspace_from_tower of a QED family for a group of points at a time:
  * each tower shifted (a copy), the matrix kernels of the group at once
- * (ad/kernel_qed_batch.h: the same bits), the rest point by point. The
+ * (ad/kernel_qed_batch.h: the same bits), the non-singlet step integrals
+ * once for all points, the rest point by point. The
  * configuration passed ekoc_nspace_from_tower's sanity checks. */
 static void qed_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const ekoc_complex *tower, size_t tower_stride,
                             ekoc_complex *out, size_t out_stride) {
   ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
   int len = ekoc_nspace_tower_len(cfg), ns = cfg->family == EKOC_FAMILY_QED_NS, dim = ns ? 2 : 4, i;
+  double step_j[EKOC_MAX_EV_OP_ITERATIONS * EKOC_MAX_ORDER]; /* the non-singlet kernel's, the same at every N */
   size_t p, p0;
+  if (ns)
+    for (i = 0; i < st.n; ++i)
+      ekoc_kernel_qed_ns_step_integrals(cfg->order, cfg->beta, ekoc_beta_qcd_as2aem1(cfg->nf), st, i,
+                                        step_j + (size_t)i * EKOC_MAX_ORDER);
   for (p0 = 0; p0 < count; p0 += QED_GROUP) {
     ekoc_complex t[QED_GROUP][EKOC_NSPACE_MAX_TOWER], matrix[QED_GROUP][EKOC_QED_MAX_DIM2];
     size_t n = count - p0 < QED_GROUP ? count - p0 : QED_GROUP;
@@ -263,7 +269,7 @@ static void qed_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const ekoc
     ekoc_kernel_qed_matrix_batch(cfg->order, cfg->qed_order, dim, cfg->beta, ekoc_beta_qcd_as2aem1(cfg->nf), st, n,
                                  &t[0][ns ? 4 : 0], EKOC_NSPACE_MAX_TOWER, ns ? 8 : 16, &matrix[0][0],
                                  EKOC_QED_MAX_DIM2);
-    for (p = 0; p < n; ++p) ekoc_nspace_qed_finish(cfg, t[p], matrix[p], out + (p0 + p) * out_stride);
+    for (p = 0; p < n; ++p) ekoc_nspace_qed_finish(cfg, t[p], matrix[p], step_j, out + (p0 + p) * out_stride);
   }
 }
 

@@ -139,9 +139,10 @@ EKOC_HD void ekoc_nspace_qed_shift(const ekoc_nspace_cfg *cfg, ekoc_complex *tow
 /* The rest of ekoc_nspace_evolution_qed from the shifted tower: `matrix`,
  * when not NULL, is the family's matrix kernel (ekoc_kernel_qed_matrix of
  * the valence 2x2 or the singlet 4x4: ad/kernel_qed_batch.h makes it for
- * many points at once), else it is computed here. */
+ * many points at once), else it is computed here; likewise ns_step_j, the
+ * non-singlet family's step integrals (ekoc_kernel_qed_ns_with). */
 EKOC_HD void ekoc_nspace_qed_finish(const ekoc_nspace_cfg *cfg, const ekoc_complex *tower, const ekoc_complex *matrix,
-                                    ekoc_complex *out) {
+                                    const double *ns_step_j, ekoc_complex *out) {
   ekoc_qed_steps st = ekoc_qed_steps_of(cfg->ev_op_iterations, cfg->qed_couplings);
   double beta_mix = ekoc_beta_qcd_as2aem1(cfg->nf), a_s = st.as_ends[st.n], a_em = st.aem_half[st.n - 1];
   int np = ekoc_qed_pairs(cfg->order, cfg->qed_order), expanded, e, p;
@@ -149,7 +150,8 @@ EKOC_HD void ekoc_nspace_qed_finish(const ekoc_nspace_cfg *cfg, const ekoc_compl
   expanded = cfg->sv_mode == EKOC_SV_EXPANDED && !cfg->is_threshold;
   if (cfg->family == EKOC_FAMILY_QED_NS) {
     ekoc_complex valence[4 * (EKOC_MAX_ORDER + 3)];
-    ekoc_kernel_qed_ns(cfg->order, cfg->qed_order, cfg->beta, beta_mix, cfg->qed_log_step, st, tower, 8, 4, out);
+    ekoc_kernel_qed_ns_with(cfg->order, cfg->qed_order, cfg->beta, beta_mix, cfg->qed_log_step, st, ns_step_j, tower,
+                            8, 4, out);
     for (p = 0; p < np; ++p) /* the valence 2x2 of every pair, contiguous */
       for (e = 0; e < 4; ++e) valence[p * 4 + e] = tower[p * 8 + 4 + e];
     if (matrix)
@@ -186,7 +188,7 @@ EKOC_HD void ekoc_nspace_qed_finish(const ekoc_nspace_cfg *cfg, const ekoc_compl
  * family's elements (docs/physics.md §15.3-15.4). */
 EKOC_HD void ekoc_nspace_evolution_qed(const ekoc_nspace_cfg *cfg, ekoc_complex *tower, ekoc_complex *out) {
   ekoc_nspace_qed_shift(cfg, tower);
-  ekoc_nspace_qed_finish(cfg, tower, NULL, out);
+  ekoc_nspace_qed_finish(cfg, tower, NULL, NULL, out);
 }
 
 /* The photon-photon element of the QED singlet kernel as N -> infinity:
