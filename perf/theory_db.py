@@ -3,8 +3,9 @@
 item 2): every theory card of nnpdf-data turned into eko cards as pineko does
 (perf/nnpdf_cards.py; pineko's 50-point grid, degree 4, --targets scales
 log-spaced from the theory's Q0^2 to 1e5 GeV^2, pineko's scale-variation
-treatment), computed on a LocalCluster of --workers processes (one thread
-each, each keeping one NSpaceCache for the jobs it runs) and written as EKO
+treatment), computed on a LocalCluster of --workers processes as solve_many starts
+one (one thread each, each keeping one NSpaceCache for the jobs it runs,
+ekoc._dask.local_cluster) and written as EKO
 files, streamed (ekoc.solve_to_eko on the workers).
 
     python3 perf/theory_db.py                       # all theories, 2 workers
@@ -106,6 +107,8 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the files")
     ap.add_argument("--check", type=int, default=0, help="theories read back and compared with a solve alone")
     ap.add_argument("--cache-bytes", type=int, default=0, help="each worker's NSpaceCache (0: default; -1: none)")
+    ap.add_argument("--dask-environ", action="store_true", help="a plain LocalCluster, its workers with Dask's "
+                    "allocator settings (MALLOC_TRIM_THRESHOLD_ 65536), not solve_many's (ekoc._dask.local_cluster)")
     ap.add_argument("--no-dedup", action="store_true", help="compute jobs with equal cards each (solve_many's "
                     "deduplicate=False)")
     args = ap.parse_args()
@@ -137,8 +140,9 @@ def main() -> int:
     status = 0
     try:
         t1 = time.perf_counter()
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                          dashboard_address=":0") as cluster, Client(cluster) as client:
+        cluster = (LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+                   if args.dask_environ else _dask.local_cluster(args.workers))
+        with cluster, Client(cluster) as client:
             t2 = time.perf_counter()
             results = ekoc.solve_many(jobs, client=client, n_threads=1, deduplicate=not args.no_dedup,
                                       cache_bytes=None if args.cache_bytes < 0 else args.cache_bytes)

@@ -309,13 +309,46 @@ def _library_hint() -> str | None:
         return None  # no library here: the workers look for their own
 
 
-def _local_client(n_jobs: int, n_workers: int | None, cluster_kwargs: dict):
-    from distributed import Client, LocalCluster
+#: glibc's allocator settings of the worker processes of a cluster ekoc
+#: starts, in place of Dask's MALLOC_TRIM_THRESHOLD_ = 65536 (its nannies'
+#: "pre-spawn-environ"), which fixes glibc's mmap threshold at 128 KiB: every
+#: array of an EKO (a 50-point target's operator is 3.9 MB) is then a fresh
+#: mmap, zeroed by the kernel page by page and unmapped again, 13-18 % of a
+#: theory's time on pineko's grid (perf/STATS.md). Arrays up to 32 MiB (glibc's
+#: largest threshold) come from the heap instead, which keeps up to 256 MiB
+#: free at its top.
+WORKER_MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "33554432", "MALLOC_TRIM_THRESHOLD_": "268435456"}
 
-    opts = {"n_workers": n_workers or max(1, min(n_jobs, os.cpu_count() or 1)), "threads_per_worker": 1,
-            "processes": True, "dashboard_address": ":0"}
+
+def local_cluster(n_workers: int, **cluster_kwargs):
+    """A LocalCluster of `n_workers` processes of one thread each, as
+    solve_many starts one: no dashboard, and the workers' allocator set by
+    WORKER_MALLOC_ENV (set before they are spawned, as Dask sets its own;
+    this process's environment is left as it was). cluster_kwargs go to
+    LocalCluster (they override these choices)."""
+    import dask
+    from distributed import LocalCluster
+
+    opts = {"n_workers": n_workers, "threads_per_worker": 1, "processes": True, "dashboard_address": ":0"}
     opts.update(cluster_kwargs)
-    cluster = LocalCluster(**opts)
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
+    environ.update(WORKER_MALLOC_ENV)
+    saved = {k: os.environ.get(k) for k in environ}
+    try:
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+            return LocalCluster(**opts)
+    finally:  # the nannies put their pre-spawn variables into this process's environment
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _local_client(n_jobs: int, n_workers: int | None, cluster_kwargs: dict):
+    from distributed import Client
+
+    cluster = local_cluster(n_workers or max(1, min(n_jobs, os.cpu_count() or 1)), **cluster_kwargs)
     client = Client(cluster)
     try:
         client.register_plugin(_sigterm_plugin())  # ekoc owns these workers: SIGTERM cleans up (ekoc._sigterm)
@@ -340,8 +373,10 @@ def solve_many(jobs: Sequence, client=None, backend: str = "auto", *, n_workers:
         one returns its operators as arrays.
     client: a dask.distributed Client; None starts a LocalCluster of
         `n_workers` processes (default: one per job up to the CPU count), one
-        thread each, closed again before returning. `cluster_kwargs` go to
-        LocalCluster.
+        thread each, closed again before returning (ekoc._dask.local_cluster:
+        its workers keep an EKO's arrays on the heap, WORKER_MALLOC_ENV; give
+        a cluster of your own the same environment for the same throughput).
+        `cluster_kwargs` go to LocalCluster.
     resources: Dask worker resources each job needs (client.submit's
         `resources`), e.g. {"ekoc": 1} with workers started with
         `--resources ekoc=1` so that each runs one job at a time.

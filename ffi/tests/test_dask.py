@@ -41,6 +41,22 @@ def test_no_dask_import_at_import_ekoc():
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 
+def test_local_cluster_workers_keep_arrays_on_the_heap():
+    # solve_many's own cluster: glibc's settings of WORKER_MALLOC_ENV in the workers in place of Dask's
+    # MALLOC_TRIM_THRESHOLD_ = 65536 (every EKO array a fresh mmap), this process's environment untouched
+    from ekoc import _dask
+
+    before = {k: os.environ.get(k) for k in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_")}
+    cluster = _dask.local_cluster(1)
+    try:
+        with distributed.Client(cluster) as c:
+            got = list(c.run(lambda: {k: os.environ.get(k) for k in _dask.WORKER_MALLOC_ENV}).values())
+    finally:
+        cluster.close()
+    assert got == [_dask.WORKER_MALLOC_ENV]
+    assert {k: os.environ.get(k) for k in before} == before
+
+
 def test_same_bits_as_serial(client):
     jobs = [cards.card(name) for name in JOBS]
     t0 = time.perf_counter()
