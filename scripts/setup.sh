@@ -53,6 +53,8 @@ if [ "${EKOC_INSTALL_CLIENTS:-1}" = "1" ]; then
     fi
   fi
   "$PY" -c "import distributed" 2>/dev/null || optional+=("dask[distributed]")
+  # zlib-ng's CRC-32 for the npz inside EKO files (ffi/ekoc/_ekotar.py; zlib's without it)
+  "$PY" -c "import zlib_ng" 2>/dev/null || optional+=("zlib-ng")
   for pkg in ${optional[@]+"${optional[@]}"}; do
     echo "setup: installing optional Python package: $pkg"
     "$PY" -m pip install -q "$pkg" ||

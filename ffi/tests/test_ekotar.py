@@ -78,6 +78,30 @@ def test_operator_bytes_load_as_ekos():
     assert np.array_equal(alone.operator, value) and alone.error is None
 
 
+@pytest.mark.parametrize("zip32", [True, False])
+def test_operator_npz_is_a_valid_zip(zip32, monkeypatch):
+    # ekoc's own npz writer (CRC-32 as the slices go, data descriptors), or zipfile's ZIP64 path for arrays beyond
+    # 4 GiB (taken here by lowering the limit): every member's CRC checks, np.load reads the arrays, and the
+    # CRC function is zlib's (zlib-ng's where installed gives the same values)
+    import lz4.frame
+    import zipfile
+    import zlib
+
+    if not zip32:
+        monkeypatch.setattr(_ekotar, "_ZIP32_LIMIT", 0)
+    rng = np.random.default_rng(2)
+    value, error = rng.normal(size=(14, 40, 14, 40)), rng.random((14, 40, 14, 40))
+    value[3:9] = 0.0  # whole zero blocks, as an operator has
+    raw = lz4.frame.decompress(_ekotar.operator_bytes(value, error))
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        assert archive.namelist() == ["operator.npy", "error.npy"]
+        assert archive.testzip() is None
+    loaded = np.load(io.BytesIO(raw))
+    assert np.array_equal(loaded["operator"], value) and np.array_equal(loaded["error"], error)
+    data = memoryview(value).cast("B")
+    assert _ekotar.crc32(data) == zlib.crc32(data)
+
+
 def test_writer_thread_failure_leaves_nothing(tmp_path, eko_tmp, monkeypatch):
     sol = ekoc.solve(*cards.card("nlo_vfns"), backend="batch", progress=False)
     real = _ekotar.EkoTarWriter._write_one
