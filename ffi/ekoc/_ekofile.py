@@ -258,6 +258,8 @@ def copy_eko(source, path, job_token: str | None = None) -> dict:
     copy per other job."""
     import io
 
+    from ._ekotar import COPY_BYTES
+
     source = pathlib.Path(source)
     if job_token is not None:
         done = job_record(path, job_token)
@@ -270,7 +272,7 @@ def copy_eko(source, path, job_token: str | None = None) -> dict:
         _publish.remove_stale(path.parent)
         partial = _publish.partial_name(path)
         try:
-            with tarfile.open(source, "r:") as src, tarfile.open(partial, "w:") as dst:
+            with tarfile.open(source, "r:") as src, tarfile.open(partial, "w:", copybufsize=COPY_BYTES) as dst:
                 for member in src:
                     if member.name == f"./{JOB_MEMBER}":
                         continue

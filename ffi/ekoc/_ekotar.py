@@ -92,6 +92,8 @@ class _Lz4Sink(io.RawIOBase):
 LZ4_LEVEL = -16
 # slices of an array fed to zip's CRC and then lz4 while still in cache
 SLICE_BYTES = 1 << 20
+# a member's bytes go into the tar in pieces of this size (tarfile's default, 16 KiB, takes ~90 per operator)
+COPY_BYTES = 1 << 22
 
 
 def _write_npy(stream, array: np.ndarray) -> None:
@@ -225,7 +227,7 @@ class EkoTarWriter:
             eko_file.load_recipes(_recipes(self.theory, self.operator))  # written by eko into its folder
             self._folder = pathlib.Path(eko_file.metadata.path)
             self._operators_dir = pathlib.Path(eko_file.operators.path).relative_to(self._folder)
-            self._tar = tarfile.open(self.partial, mode="w")
+            self._tar = tarfile.open(self.partial, mode="w", copybufsize=COPY_BYTES)
             self._thread = threading.Thread(target=self._write_loop, name="ekoc-eko-writer", daemon=True)
             self._thread.start()
         except BaseException:
