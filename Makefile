@@ -357,6 +357,8 @@ $(BUILD)/src/quad/batch.o: CFLAGS += -O3
 $(BUILD)/src/quad/batch_eval.o: CFLAGS += -O3
 # the block products of the composition are dense n x n matrix products: -O3 vectorises them
 $(BUILD)/src/evol/blockop.o: CFLAGS += -O3
+# the flavour-basis expansion's row sums (dst[y] += w s[y]): -O2 leaves them scalar
+$(BUILD)/src/evol/operator.o: CFLAGS += -O3
 # the QED group kernels' lane loops carry per-lane selections: -O2 leaves half of them scalar
 $(BUILD)/src/ad/kernel_qed_batch.o: CFLAGS += -O3
 
