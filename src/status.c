@@ -7,8 +7,6 @@
 #include <gsl/gsl_errno.h>
 #include <threads.h>
 
-#define EKOC_ERROR_LEN 256
-
 static _Thread_local char last_error[EKOC_ERROR_LEN];
 
 /* The name and the value tables, both generated from EKOC_STATUS_LIST. */
@@ -36,6 +34,10 @@ int ekoc_status_count(void) {
 const char *ekoc_last_error(void) { return last_error; }
 
 void ekoc_error_clear(void) { last_error[0] = '\0'; }
+
+void ekoc_error_stash(ekoc_error_text *saved) { snprintf(saved->text, sizeof saved->text, "%s", last_error); }
+
+void ekoc_error_unstash(const ekoc_error_text *saved) { snprintf(last_error, sizeof last_error, "%s", saved->text); }
 
 int ekoc_error(int status, const char *fmt, ...) {
   va_list ap;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ekoc.h"
@@ -368,6 +369,31 @@ static void test_max_nf(void **state) {
   assert_true(a == -1.0);
   ekoc_couplings_free(c5);
   ekoc_couplings_free(c6);
+}
+
+/* The walls' entries made at creation (each nf's segment start) leave the
+ * thread's error message as the caller left it, even where an nf cannot be
+ * reached (FFNS: the walls at infinity); asking for that nf still fails,
+ * naming it, and the reachable nf's a_s is the same walked from the
+ * reference with the same walls (a VFNS couplings whose reference is in
+ * nf = 4 reaches nf = 5 through its wall). */
+static void test_entries_keep_the_error_message(void **state) {
+  (void)state;
+  ekoc_couplings_config cfg = lha(3, 0, 1.0);
+  ekoc_couplings *c;
+  double a = -1.0;
+  assert_int_equal(ekoc_couplings_new(NULL, &c), EKOC_ERR_NULL_POINTER);
+  char before[256];
+  snprintf(before, sizeof before, "%s", ekoc_last_error());
+  assert_true(before[0] != '\0');
+  assert_int_equal(ekoc_couplings_new(&cfg, &c), EKOC_OK);
+  assert_string_equal(ekoc_last_error(), before);
+  assert_int_equal(ekoc_couplings_a_s(c, 1e4, 5, &a), EKOC_ERR_INVALID_NF);
+  assert_non_null(strstr(ekoc_last_error(), "unreachable"));
+  assert_true(a == -1.0);
+  assert_int_equal(ekoc_couplings_a_s(c, 1e4, 4, &a), EKOC_OK);
+  assert_true(a > 0.0 && isfinite(a));
+  ekoc_couplings_free(c);
 }
 
 /* eko does not run a segment whose ends are np.isclose (rtol 1e-5, atol
@@ -836,6 +862,7 @@ int main(void) {
       cmocka_unit_test(test_nlo_implicit),
       cmocka_unit_test(test_nf_at),
       cmocka_unit_test(test_max_nf),
+      cmocka_unit_test(test_entries_keep_the_error_message),
       cmocka_unit_test(test_eko_short_segment),
       cmocka_unit_test(test_vs_eko),
       cmocka_unit_test(test_threads),

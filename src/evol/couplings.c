@@ -19,9 +19,15 @@ struct ekoc_couplings {
   double ratio[3];           /* eko's thresholds_ratios: k_h^2 * rho */
   double log_ratio[3];       /* L_h = ln(ratio[h]) */
   double wall[3];            /* matching scales m_h^2 * ratio[h]; +inf above max_nf */
+  /* by nf: where eko's path from the reference enters nf's segment (every wall between nf_ref and nf crossed and
+   * decoupled), made once at creation (entry_ok[nf]: reachable): (a_s, a_em) and the scale there */
+  int entry_ok[7];
+  double entry_a[7][2], entry_scale[7];
 };
 
 static const char *const quark_name[3] = {"charm", "bottom", "top"};
+
+static void precompute_entries(ekoc_couplings *c);
 
 /* ---- fixed-nf running ------------------------------------------------------ */
 
@@ -343,6 +349,7 @@ int ekoc_couplings_new(const ekoc_couplings_config *cfg, ekoc_couplings **out) {
   ekoc_couplings *c = (ekoc_couplings *)malloc(sizeof *c);
   if (!c) return ekoc_error(EKOC_ERR_NO_MEMORY, "ekoc_couplings_new: out of memory (%zu bytes)", sizeof *c);
   *c = tmp;
+  precompute_entries(c);
   *out = c;
   return EKOC_OK;
 }
@@ -405,6 +412,50 @@ static int run_segment_qed(const ekoc_couplings *c, int32_t nf, double a[2], dou
   return ekoc_couplings_run_qed(&q, nf, nl_from, a, from, to, a);
 }
 
+/* eko's Atlas.path from the reference up to nf_to's segment: every wall
+ * between nf_ref and nf_to crossed in order, each segment run and a_s
+ * decoupled at its wall; (a_s, a_em) and the scale where nf_to's segment
+ * starts. `fn` names the caller in messages. */
+static int walk_entry(const ekoc_couplings *c, int32_t nf_to, double a[2], double *scale, const char *fn) {
+  const int qed = c->cfg.qed_order > 0;
+  int32_t nf = c->cfg.nf_ref;
+  int rc;
+  a[0] = c->a_ref;
+  a[1] = c->a_em_ref;
+  *scale = c->cfg.mu2_ref;
+  while (nf != nf_to) {
+    const int up = nf_to > nf;
+    const int h = up ? nf - 3 : nf - 4; /* the heavy quark whose threshold is crossed */
+    const double wall = c->wall[h];
+    if (!(wall > 0.0 && isfinite(wall)))
+      return ekoc_error(EKOC_ERR_INVALID_NF,
+                        "%s: nf_to = %d is unreachable from nf_ref = %d: the %s matching scale is %g", fn,
+                        (int)nf_to, (int)c->cfg.nf_ref, quark_name[h], wall);
+    rc = qed ? run_segment_qed(c, nf, a, *scale, wall) : run_segment(c, nf, a[0], *scale, wall, &a[0]);
+    if (rc != EKOC_OK) return rc;
+    /* the decoupling acts on a_s only; a_em is continuous */
+    a[0] *= ekoc_couplings_matching_factor_scheme(c->cfg.order, up, up ? nf : nf - 1, a[0], c->log_ratio[h],
+                                                  c->cfg.masses_scheme);
+    *scale = wall;
+    nf += up ? 1 : -1;
+  }
+  return EKOC_OK;
+}
+
+/* Fills c->entry_*: every nf's segment entry, made once (the walks of
+ * ekoc_couplings_a start there: the same bits, without running the segments
+ * below again); an nf that cannot be reached is walked, and fails, when
+ * asked for. The thread's error message is left as it was. */
+static void precompute_entries(ekoc_couplings *c) {
+  ekoc_error_text saved;
+  int32_t nf;
+  ekoc_error_stash(&saved);
+  for (nf = 0; nf < 7; ++nf) c->entry_ok[nf] = 0;
+  for (nf = 3; nf <= c->cfg.max_nf; ++nf)
+    c->entry_ok[nf] = walk_entry(c, nf, c->entry_a[nf], &c->entry_scale[nf], "ekoc_couplings_new") == EKOC_OK;
+  ekoc_error_unstash(&saved);
+}
+
 /* eko's Couplings.a: (a_s, a_em) at (mu2, nf_to); `fn` names the caller in
  * messages. With qed_order 0 a_em is the reference value and a_s the pure-QCD
  * walk. */
@@ -417,25 +468,16 @@ static int couplings_walk(const ekoc_couplings *c, double mu2, int32_t nf_to, do
                       (int)nf_to, (int)c->cfg.max_nf);
 
   const int qed = c->cfg.qed_order > 0;
-  /* eko's Atlas.path: cross the walls between nf_ref and nf_to in order */
-  double a[2] = {c->a_ref, c->a_em_ref}, scale = c->cfg.mu2_ref;
-  int32_t nf = c->cfg.nf_ref;
+  double a[2], scale;
+  int32_t nf = nf_to;
   int rc;
-  while (nf != nf_to) {
-    const int up = nf_to > nf;
-    const int h = up ? nf - 3 : nf - 4; /* the heavy quark whose threshold is crossed */
-    const double wall = c->wall[h];
-    if (!(wall > 0.0 && isfinite(wall)))
-      return ekoc_error(EKOC_ERR_INVALID_NF,
-                        "%s: nf_to = %d is unreachable from nf_ref = %d: the %s matching scale is %g", fn,
-                        (int)nf_to, (int)c->cfg.nf_ref, quark_name[h], wall);
-    rc = qed ? run_segment_qed(c, nf, a, scale, wall) : run_segment(c, nf, a[0], scale, wall, &a[0]);
+  if (c->entry_ok[nf_to]) {
+    a[0] = c->entry_a[nf_to][0];
+    a[1] = c->entry_a[nf_to][1];
+    scale = c->entry_scale[nf_to];
+  } else {
+    rc = walk_entry(c, nf_to, a, &scale, fn);
     if (rc != EKOC_OK) return rc;
-    /* the decoupling acts on a_s only; a_em is continuous */
-    a[0] *= ekoc_couplings_matching_factor_scheme(c->cfg.order, up, up ? nf : nf - 1, a[0], c->log_ratio[h],
-                                                  c->cfg.masses_scheme);
-    scale = wall;
-    nf += up ? 1 : -1;
   }
   rc = qed ? run_segment_qed(c, nf, a, scale, mu2) : run_segment(c, nf, a[0], scale, mu2, &a[0]);
   if (rc != EKOC_OK) return rc;
