@@ -41,23 +41,6 @@ static AI void qm_mul(int dim, const cv *a, const cv *b, cv *c) {
 
 /* out = exp(a), ekoc_qed_mat_exp lane by lane. */
 static AI void qm_exp(int dim, const cv *a, cv *out) {
-  static const double inv_fact[17] = {1.0,
-                                      1.0,
-                                      0.5,
-                                      1.0 / 6.0,
-                                      1.0 / 24.0,
-                                      1.0 / 120.0,
-                                      1.0 / 720.0,
-                                      1.0 / 5040.0,
-                                      1.0 / 40320.0,
-                                      1.0 / 362880.0,
-                                      1.0 / 3628800.0,
-                                      1.0 / 39916800.0,
-                                      1.0 / 479001600.0,
-                                      1.0 / 6227020800.0,
-                                      1.0 / 87178291200.0,
-                                      1.0 / 1307674368000.0,
-                                      1.0 / 20922789888000.0};
   cv x[EKOC_QED_MAX_DIM2], x2[EKOC_QED_MAX_DIM2], x3[EKOC_QED_MAX_DIM2], x4[EKOC_QED_MAX_DIM2];
   cv prod[EKOC_QED_MAX_DIM2];
   double scale[LANES], lead[LANES];
@@ -79,7 +62,7 @@ static AI void qm_exp(int dim, const cv *a, cv *out) {
       }
     k = bad[l] ? 4 : ekoc_qed_exp_degree(norm * scale[l]);
     quarter[l] = k / 4;
-    lead[l] = inv_fact[k];
+    lead[l] = ekoc_qed_inv_fact(k);
     if (quarter[l] > q_max) q_max = quarter[l];
     if (squarings[l] > s_max) s_max = squarings[l];
   }
@@ -93,7 +76,8 @@ static AI void qm_exp(int dim, const cv *a, cv *out) {
   qm_mul(dim, x2, x, x3);
   qm_mul(dim, x3, x, x4);
   for (k = q_max - 1; k >= 0; --k) { /* Paterson-Stockmeyer; lane l starts at k = quarter[l] - 1 */
-    double c0 = inv_fact[4 * k], c1 = inv_fact[4 * k + 1], c2 = inv_fact[4 * k + 2], c3 = inv_fact[4 * k + 3];
+    double c0 = ekoc_qed_inv_fact(4 * k), c1 = ekoc_qed_inv_fact(4 * k + 1), c2 = ekoc_qed_inv_fact(4 * k + 2),
+           c3 = ekoc_qed_inv_fact(4 * k + 3);
     if (k < q_max - 1) qm_mul(dim, x4, out, prod); /* at q_max - 1 every lane that takes part starts */
     for (i = 0; i < d2; ++i) {
       int diagonal = i % (dim + 1) == 0;

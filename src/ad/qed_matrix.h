@@ -49,9 +49,8 @@ EKOC_HD int ekoc_qed_exp_degree(double norm) {
   return 16;                     /* 0.5^17 / 17! e^0.5 = 4e-20 */
 }
 
-/* out = exp(a); a is not modified. */
-EKOC_HD void ekoc_qed_mat_exp(int dim, const ekoc_complex *a, ekoc_complex *out) {
-  /* Taylor coefficients 1/k!, k = 0..16 */
+/* 1/k!, k = 0..16: the exponential's Taylor coefficients. */
+EKOC_HD double ekoc_qed_inv_fact(int k) {
   static const double inv_fact[17] = {1.0,
                                       1.0,
                                       0.5,
@@ -69,6 +68,11 @@ EKOC_HD void ekoc_qed_mat_exp(int dim, const ekoc_complex *a, ekoc_complex *out)
                                       1.0 / 87178291200.0,
                                       1.0 / 1307674368000.0,
                                       1.0 / 20922789888000.0};
+  return inv_fact[k];
+}
+
+/* out = exp(a); a is not modified. */
+EKOC_HD void ekoc_qed_mat_exp(int dim, const ekoc_complex *a, ekoc_complex *out) {
   ekoc_complex x[EKOC_QED_MAX_DIM2], x2[EKOC_QED_MAX_DIM2], x3[EKOC_QED_MAX_DIM2], x4[EKOC_QED_MAX_DIM2];
   ekoc_complex tmp[EKOC_QED_MAX_DIM2];
   double norm = 0.0, scale = 1.0;
@@ -96,13 +100,14 @@ EKOC_HD void ekoc_qed_mat_exp(int dim, const ekoc_complex *a, ekoc_complex *out)
    * B_m = c_4m + c_4m+1 x + c_4m+2 x^2 + c_4m+3 x^3; the innermost bracket needs no product */
   for (k = degree / 4 - 1; k >= 0; --k) {
     if (k == degree / 4 - 1)
-      for (i = 0; i < d2; ++i) tmp[i] = c_scale(x4[i], inv_fact[degree]);
+      for (i = 0; i < d2; ++i) tmp[i] = c_scale(x4[i], ekoc_qed_inv_fact(degree));
     else
       ekoc_qed_mat_mul(dim, x4, out, tmp);
     for (i = 0; i < d2; ++i) {
-      ekoc_complex b = c_add(c_add(c_scale(x[i], inv_fact[4 * k + 1]), c_scale(x2[i], inv_fact[4 * k + 2])),
-                             c_scale(x3[i], inv_fact[4 * k + 3]));
-      if (i % (dim + 1) == 0) b = c_add_real(b, inv_fact[4 * k]);
+      ekoc_complex b = c_add(c_add(c_scale(x[i], ekoc_qed_inv_fact(4 * k + 1)),
+                                   c_scale(x2[i], ekoc_qed_inv_fact(4 * k + 2))),
+                             c_scale(x3[i], ekoc_qed_inv_fact(4 * k + 3)));
+      if (i % (dim + 1) == 0) b = c_add_real(b, ekoc_qed_inv_fact(4 * k));
       out[i] = c_add(tmp[i], b);
     }
   }
