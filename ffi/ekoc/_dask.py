@@ -320,22 +320,28 @@ def _library_hint() -> str | None:
 WORKER_MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "33554432", "MALLOC_TRIM_THRESHOLD_": "268435456"}
 
 
+#: Dask settings of the workers of a cluster ekoc starts: no statistical
+#: profiler (by default each worker samples its threads' stacks every 10 ms,
+#: for the dashboard's profile page; ekoc's jobs are a few C calls).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
 def local_cluster(n_workers: int, **cluster_kwargs):
     """A LocalCluster of `n_workers` processes of one thread each, as
-    solve_many starts one: no dashboard, and the workers' allocator set by
+    solve_many starts one: no dashboard, the workers' allocator set by
     WORKER_MALLOC_ENV (set before they are spawned, as Dask sets its own;
-    this process's environment is left as it was). cluster_kwargs go to
-    LocalCluster (they override these choices)."""
+    this process's environment is left as it was), and WORKER_CONFIG.
+    cluster_kwargs go to LocalCluster (they override these choices)."""
     import dask
     from distributed import LocalCluster
 
-    opts = {"n_workers": n_workers, "threads_per_worker": 1, "processes": True, "dashboard_address": ":0"}
+    opts = {"n_workers": n_workers, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
     opts.update(cluster_kwargs)
     environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
     environ.update(WORKER_MALLOC_ENV)
     saved = {k: os.environ.get(k) for k in environ}
     try:
-        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, **WORKER_CONFIG}):
             return LocalCluster(**opts)
     finally:  # the nannies put their pre-spawn variables into this process's environment
         for key, value in saved.items():

@@ -43,18 +43,25 @@ def test_no_dask_import_at_import_ekoc():
 
 def test_local_cluster_workers_keep_arrays_on_the_heap():
     # solve_many's own cluster: glibc's settings of WORKER_MALLOC_ENV in the workers in place of Dask's
-    # MALLOC_TRIM_THRESHOLD_ = 65536 (every EKO array a fresh mmap), this process's environment untouched
+    # MALLOC_TRIM_THRESHOLD_ = 65536 (every EKO array a fresh mmap) and WORKER_CONFIG's Dask settings, this
+    # process's environment and configuration untouched
+    import dask
+
     from ekoc import _dask
 
     before = {k: os.environ.get(k) for k in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_")}
+    before_config = {k: dask.config.get(k) for k in _dask.WORKER_CONFIG}
     cluster = _dask.local_cluster(1)
     try:
         with distributed.Client(cluster) as c:
             got = list(c.run(lambda: {k: os.environ.get(k) for k in _dask.WORKER_MALLOC_ENV}).values())
+            config = list(c.run(lambda: {k: dask.config.get(k) for k in _dask.WORKER_CONFIG}).values())
     finally:
         cluster.close()
     assert got == [_dask.WORKER_MALLOC_ENV]
+    assert config == [_dask.WORKER_CONFIG]  # the workers' Dask settings, not this process's
     assert {k: os.environ.get(k) for k in before} == before
+    assert {k: dask.config.get(k) for k in _dask.WORKER_CONFIG} == before_config
 
 
 def test_same_bits_as_serial(client):
