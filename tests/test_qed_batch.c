@@ -58,7 +58,8 @@ static void check_case(int order, int qed_order, int dim, size_t count, double s
     double size = pow(10.0, spread * (double)p / (double)count - 3.0);
     for (q = 0; q < np; ++q)
       for (i = 0; i < d2; ++i)
-        g[p * g_stride + (size_t)q * pair_stride + (size_t)i] = c_make(size * 40.0 * draw(state), size * 40.0 * draw(state));
+        g[p * g_stride + (size_t)q * pair_stride + (size_t)i] =
+            c_make(size * 40.0 * draw(state), size * 40.0 * draw(state));
   }
   if (poison && count > 2) g[2 * g_stride + 1] = c_make(poison == 1 ? NAN : INFINITY, 0.0);
   ekoc_kernel_qed_matrix_batch(order, qed_order, dim, beta, -0.5, st, count, g, g_stride, pair_stride, out,

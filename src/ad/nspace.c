@@ -278,8 +278,9 @@ size_t ekoc_nspace_from_towers(const ekoc_nspace_cfg *cfg, size_t count, const e
   ekoc_kernel_cfg k = ekoc_nspace_kernel_cfg(cfg);
   size_t p, p0;
   if (ekoc_nspace_is_qed(cfg) && cfg->qed_couplings && cfg->ev_op_iterations >= 1 &&
-      cfg->ev_op_iterations <= EKOC_MAX_EV_OP_ITERATIONS && cfg->qed_order >= 1 && cfg->qed_order <= EKOC_MAX_QED_ORDER &&
-      cfg->order >= 1 && cfg->order <= EKOC_MAX_ORDER) { /* else ekoc_nspace_from_tower's NaN, point by point */
+      cfg->ev_op_iterations <= EKOC_MAX_EV_OP_ITERATIONS && cfg->qed_order >= 1 &&
+      cfg->qed_order <= EKOC_MAX_QED_ORDER && cfg->order >= 1 &&
+      cfg->order <= EKOC_MAX_ORDER) { /* else ekoc_nspace_from_tower's NaN, point by point */
     qed_from_towers(cfg, count, tower, tower_stride, out, out_stride);
     return count;
   }

@@ -134,7 +134,8 @@ void ekoc_part_layout_of(const ekoc_plan_job *j, int unified, const ekoc_element
 int ekoc_part_probe_family(const ekoc_nspace_config *cfg, ekoc_part_probe *probe) {
   static const double at[EKOC_PART_PROBES][2] = {{2.3, 0.7}, {3.1, -2.9}, {5.7, 11.3}};
   int i, rc = EKOC_OK;
-  for (i = 0; i < EKOC_PART_PROBES && rc == EKOC_OK; ++i) rc = ekoc_nspace_eval(cfg, c_make(at[i][0], at[i][1]), probe->v[i]);
+  for (i = 0; i < EKOC_PART_PROBES && rc == EKOC_OK; ++i)
+    rc = ekoc_nspace_eval(cfg, c_make(at[i][0], at[i][1]), probe->v[i]);
   probe->done = rc == EKOC_OK;
   return rc;
 }
