@@ -462,12 +462,15 @@ typedef struct taylor_key {
  * (ekoc_pole_set.taylor), laid out by row_columns, filled from the engine's
  * cache where it has them (taylor_ready); a pole whose room is missing
  * keeps none (the final pass recomputes them). *keys: each pole's cache key
- * (NULL where none), for keep_taylor_done. */
-static void keep_taylor(const ekoc_nspace_state *g, ekoc_pole_set *s, unsigned char ***keys, size_t **key_len) {
+ * (NULL where none), *key_len its length and *data_len the bytes kept under it, for
+ * keep_taylor_done. */
+static void keep_taylor(const ekoc_nspace_state *g, ekoc_pole_set *s, unsigned char ***keys, size_t **key_len,
+                        size_t **data_len) {
   size_t i, k, j0, j1, kl = sizeof(taylor_key) + 2 * g->nx * sizeof(size_t);
   int eko[2];
   *keys = g->paths ? calloc(s->n, sizeof **keys) : NULL;
   *key_len = g->paths ? calloc(s->n, sizeof **key_len) : NULL;
+  *data_len = g->paths ? calloc(s->n, sizeof **data_len) : NULL;
   s->taylor = calloc(s->n, sizeof *s->taylor);
   s->taylor_at = calloc(s->n, sizeof *s->taylor_at);
   s->taylor_ready = calloc(s->n, 1);
@@ -511,35 +514,28 @@ static void keep_taylor(const ekoc_nspace_state *g, ekoc_pole_set *s, unsigned c
       memcpy(s->taylor[i], kept, have);
       s->taylor_ready[i] = 1;
       free(key);
-    } else if (key) {
-      (*keys)[i] = key, (*key_len)[i] = kl;
+    } else if (key && *data_len) {
+      (*keys)[i] = key, (*key_len)[i] = kl, (*data_len)[i] = total * sizeof(double);
+    } else {
+      free(key);
     }
   }
 }
 
 /* After the tolerance pass: the coefficients it made kept in the engine's cache (when `put`: the pass
- * succeeded), the keys freed. */
+ * succeeded), under the keys keep_taylor made (data_len: their sizes), the keys freed. */
 static void keep_taylor_done(const ekoc_nspace_state *g, const ekoc_pole_set *s, unsigned char **keys,
-                             size_t *key_len, int put) {
-  size_t i, k;
-  for (i = 0; put && keys && key_len && i < s->n; ++i) {
-    size_t total = 0, j0, j1;
-    int eko[2];
-    if (!keys[i]) continue;
-    for (k = 0; k < g->nx; ++k) {
-      if (g->ip->logx[k] >= 0.0) continue;
-      row_columns(g, &s->pole[i], k, eko, &j0, &j1);
-      if (j0 < j1) total += 5 * (size_t)s->laurent[i].orders * (j1 - j0);
-    }
-    ekoc_path_cache_put_blob(g->paths, keys[i], key_len[i], s->taylor[i], total * sizeof(double));
-  }
+                             size_t *key_len, size_t *data_len, int put) {
+  size_t i;
+  for (i = 0; put && keys && key_len && data_len && i < s->n; ++i)
+    if (keys[i]) ekoc_path_cache_put_blob(g->paths, keys[i], key_len[i], s->taylor[i], data_len[i]);
   for (i = 0; keys && i < s->n; ++i) free(keys[i]);
-  free(keys), free(key_len);
+  free(keys), free(key_len), free(data_len);
 }
 
 int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
   int rc = EKOC_OK, nt = g->rq->n_threads > 0 ? g->rq->n_threads : omp_get_max_threads();
-  size_t i, e, *key_len = NULL;
+  size_t i, e, *key_len = NULL, *data_len = NULL;
   unsigned char **keys = NULL;
   if (s->n == 0) return EKOC_OK;
   for (i = 0; !apply && i < s->n; ++i) /* the residue arrays of the blocks that take some */
@@ -549,7 +545,7 @@ int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
       g->corr[at] = calloc(g->row_len, sizeof(float));
       if (!g->corr[at]) return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
     }
-  if (!apply && !s->taylor) keep_taylor(g, s, &keys, &key_len);
+  if (!apply && !s->taylor) keep_taylor(g, s, &keys, &key_len, &data_len);
   /* rows on separate threads (each row's entries are written by one thread only): the same bits for any number */
 #pragma omp parallel num_threads(nt) reduction(| : rc)
   {
@@ -579,7 +575,7 @@ int ekoc_poles_correct(ekoc_nspace_state *g, ekoc_pole_set *s, int apply) {
     free(w.t_re), free(w.t_im), free(w.a_re);
     ekoc_band_transform_scratch_free(&w.ts);
   }
-  keep_taylor_done(g, s, keys, key_len, rc == EKOC_OK);
+  keep_taylor_done(g, s, keys, key_len, data_len, rc == EKOC_OK);
   return rc == EKOC_OK ? EKOC_OK
                        : ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the pole corrections");
 }
