@@ -272,16 +272,21 @@ def copy_eko(source, path, job_token: str | None = None) -> dict:
         _publish.remove_stale(path.parent)
         partial = _publish.partial_name(path)
         try:
-            with tarfile.open(source, "r:") as src, tarfile.open(partial, "w:", copybufsize=COPY_BYTES) as dst:
-                for member in src:
-                    if member.name == f"./{JOB_MEMBER}":
-                        continue
-                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
-                if job_token is not None:
-                    data = json.dumps({"token": job_token, **job}).encode("utf-8")
-                    info = tarfile.TarInfo(f"./{JOB_MEMBER}")
-                    info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
-                    dst.addfile(info, io.BytesIO(data))
+            out = _publish.WriteBehind(partial)  # on the disk as it is written (_publish.WriteBehind)
+            try:
+                with tarfile.open(source, "r:") as src, tarfile.open(fileobj=out, mode="w:", copybufsize=COPY_BYTES) as dst:
+                    for member in src:
+                        if member.name == f"./{JOB_MEMBER}":
+                            continue
+                        dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+                    if job_token is not None:
+                        data = json.dumps({"token": job_token, **job}).encode("utf-8")
+                        info = tarfile.TarInfo(f"./{JOB_MEMBER}")
+                        info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+                        dst.addfile(info, io.BytesIO(data))
+                out.close()
+            finally:
+                out.abandon()  # after close(): nothing; after an error: the partial closed, then removed below
             _publish.publish(partial, path)
         except FileExistsError:
             mine = job_record(path, job_token) if job_token is not None else None

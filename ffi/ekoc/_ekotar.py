@@ -212,7 +212,7 @@ class EkoTarWriter:
         # [(name, dict or None)]: JSON members written at the end, as the dicts are then (ekoc._ekofile's
         # metadata and job record; None: no member)
         self.extra_members = list(extra_members)
-        self._builder = self._tar = self._thread = self._staging = None
+        self._builder = self._tar = self._out = self._thread = self._staging = None
         self._free = queue.Queue()  # buffer pairs not being written
         self._todo = queue.Queue()  # (header, value, error, pair or None); None ends the thread
         self._failure: BaseException | None = None
@@ -232,7 +232,8 @@ class EkoTarWriter:
             eko_file.load_recipes(_recipes(self.theory, self.operator))  # written by eko into its folder
             self._folder = pathlib.Path(eko_file.metadata.path)
             self._operators_dir = pathlib.Path(eko_file.operators.path).relative_to(self._folder)
-            self._tar = tarfile.open(self.partial, mode="w", copybufsize=COPY_BYTES)
+            self._out = _publish.WriteBehind(self.partial)  # on the disk as it is written
+            self._tar = tarfile.open(fileobj=self._out, mode="w", copybufsize=COPY_BYTES)
             self._thread = threading.Thread(target=self._write_loop, name="ekoc-eko-writer", daemon=True)
             self._thread.start()
         except BaseException:
@@ -331,6 +332,8 @@ class EkoTarWriter:
                 self._tar.add(self._folder, arcname=".")  # eko's own files: metadata, cards, recipes, folders
                 self._tar.close()
                 self._tar = None
+                self._out.close()  # the rest on the disk before the file has its name
+                self._out = None
                 shutil.rmtree(self._staging, ignore_errors=True)  # before publishing: nothing left over
                 _publish.publish(self.partial, self.path)  # FileExistsError: a file appeared at path
         finally:
@@ -345,6 +348,9 @@ class EkoTarWriter:
             except OSError:
                 pass
             self._tar = None
+        if self._out is not None:
+            self._out.abandon()
+            self._out = None
         if self._staging is not None:
             shutil.rmtree(self._staging, ignore_errors=True)  # the staging folder (eko leaves it on a failure)
         try:

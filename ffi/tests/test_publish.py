@@ -104,3 +104,34 @@ def test_remove_stale_leaves_a_symlink_named_like_staging(tmp_path):
     (tmp_path / f"ekoc-staging-{host}-{dead}-abc123").symlink_to(target)
     assert _publish.remove_stale(tmp_path) == []
     assert (target / "data").read_bytes() == b"x"
+
+
+def test_write_behind_sends_each_stretch_to_the_disk(tmp_path, monkeypatch):
+    """WriteBehind: every WRITE_BEHIND_BYTES written are synced and dropped
+    from the page cache, the rest at close(); the bytes are the file's."""
+    synced, dropped = [], []
+    monkeypatch.setattr(_publish, "WRITE_BEHIND_BYTES", 1000)
+    real_sync = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (synced.append(os.fstat(fd).st_size), real_sync(fd)))
+    monkeypatch.setattr(os, "posix_fadvise", lambda fd, off, n, advice: dropped.append((off, n, advice)))
+    path = tmp_path / ".x.partial"
+    out = _publish.WriteBehind(path)
+    data = bytes(range(256)) * 10  # 2560 bytes in pieces of 640
+    for i in range(4):
+        assert out.write(data[640 * i:640 * (i + 1)]) == 640
+        assert out.tell() == 640 * (i + 1)
+    assert synced == [1280, 2560] and dropped == [(0, 1280, os.POSIX_FADV_DONTNEED), (1280, 1280, os.POSIX_FADV_DONTNEED)]
+    out.write(b"end")
+    out.close()
+    assert synced[-1] == 2563 and dropped[-1] == (2560, 3, os.POSIX_FADV_DONTNEED)
+    out.abandon()  # after close(): nothing
+    assert path.read_bytes() == data + b"end"
+
+
+def test_write_behind_abandon_closes_without_syncing(tmp_path, monkeypatch):
+    synced = []
+    monkeypatch.setattr(os, "fdatasync", lambda fd: synced.append(fd))
+    out = _publish.WriteBehind(tmp_path / ".x.partial")
+    out.write(b"partial")
+    out.abandon()
+    assert synced == [] and (tmp_path / ".x.partial").read_bytes() == b"partial"
