@@ -10,6 +10,10 @@ kernel when `path` exists, so a file another process put there while ekoc
 was computing is never touched: FileExistsError names the path. os.replace,
 which this replaces, overwrote such a file without a word.
 
+The partial files are written through WriteBehind: on the disk as they are
+written (fdatasync every WRITE_BEHIND_BYTES, then dropped from the page
+cache), all of it before publish() gives the file its name.
+
 Temporary names carry the host and the process id of their writer:
 
 - ``ekoc-staging-<host>-<pid>-<random>``: eko's working folder, in
@@ -123,14 +127,16 @@ class WriteBehind:
     writes 12 GB that nobody reads back soon, and the pages it leaves free
     are the next file's. On a VM whose host takes freed guest memory back
     (free page reporting), fresh page-cache pages cost ~2.7 s per GB of
-    host faults (perf/STATS.md); reused ones ~0.2 s. For tarfile: write,
-    tell, flush; close() only through close() (tarfile leaves a file object
-    it was given open)."""
+    host faults (perf/STATS.md); reused ones ~0.2 s. Where the file system
+    refuses fdatasync or fadvise (EINVAL, ENOTSUP...), the file is written as
+    a plain one. For tarfile: write, tell, flush; closed only by close()
+    (tarfile leaves a file object it was given open)."""
 
     def __init__(self, path: os.PathLike):
         self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
         self._pending = 0  # bytes written since the last trip to the disk
         self._on_disk = 0  # bytes already on the disk and dropped from the page cache
+        self._trips = True  # False where the file system has no fdatasync / fadvise: plain writes
 
     def write(self, data) -> int:
         n = self._file.write(data)
@@ -147,12 +153,19 @@ class WriteBehind:
 
     def _to_disk(self) -> None:
         self._file.flush()
-        fd = self._file.fileno()
-        (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(fd)
-        end = self._file.tell()
-        if hasattr(os, "posix_fadvise"):
-            os.posix_fadvise(fd, self._on_disk, end - self._on_disk, os.POSIX_FADV_DONTNEED)
-        self._on_disk, self._pending = end, 0
+        self._pending = 0
+        if not self._trips:
+            return
+        fd, end = self._file.fileno(), self._file.tell()
+        try:
+            (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(fd)
+            if hasattr(os, "posix_fadvise"):
+                os.posix_fadvise(fd, self._on_disk, end - self._on_disk, os.POSIX_FADV_DONTNEED)
+        except OSError as exc:  # a file system without them (some FUSE ones): the file is written as usual
+            if exc.errno not in _NOT_HERE | {errno.ESPIPE}:
+                raise
+            self._trips = False
+        self._on_disk = end
 
     def close(self) -> None:
         """The rest to the disk, then the file closed (also after an error)."""

@@ -135,3 +135,32 @@ def test_write_behind_abandon_closes_without_syncing(tmp_path, monkeypatch):
     out.write(b"partial")
     out.abandon()
     assert synced == [] and (tmp_path / ".x.partial").read_bytes() == b"partial"
+
+
+def test_write_behind_on_a_file_system_without_fdatasync(tmp_path, monkeypatch):
+    """A file system that refuses fdatasync (ENOTSUP, some FUSE ones): the
+    file is written in full without the trips to the disk; a real failure
+    (EIO) is raised."""
+    calls = []
+
+    def refuse(fd):
+        calls.append(fd)
+        raise OSError(errno.ENOTSUP, "not supported (simulated)")
+
+    monkeypatch.setattr(_publish, "WRITE_BEHIND_BYTES", 4)
+    monkeypatch.setattr(os, "fdatasync", refuse)
+    out = _publish.WriteBehind(tmp_path / ".x.partial")
+    for _ in range(3):
+        out.write(b"12345")
+    out.close()
+    assert len(calls) == 1 and (tmp_path / ".x.partial").read_bytes() == b"12345" * 3
+
+    def broken(fd):
+        raise OSError(errno.EIO, "I/O error (simulated)")
+
+    monkeypatch.setattr(os, "fdatasync", broken)
+    out = _publish.WriteBehind(tmp_path / ".y.partial")
+    with pytest.raises(OSError) as info:
+        out.write(b"12345")
+    assert info.value.errno == errno.EIO
+    out.abandon()
