@@ -274,7 +274,8 @@ def copy_eko(source, path, job_token: str | None = None) -> dict:
         try:
             out = _publish.WriteBehind(partial)  # on the disk as it is written (_publish.WriteBehind)
             try:
-                with tarfile.open(source, "r:") as src, tarfile.open(fileobj=out, mode="w:", copybufsize=COPY_BYTES) as dst:
+                with tarfile.open(source, "r:") as src, \
+                        tarfile.open(fileobj=out, mode="w:", copybufsize=COPY_BYTES) as dst:
                     for member in src:
                         if member.name == f"./{JOB_MEMBER}":
                             continue

@@ -120,10 +120,11 @@ def test_write_behind_sends_each_stretch_to_the_disk(tmp_path, monkeypatch):
     for i in range(4):
         assert out.write(data[640 * i:640 * (i + 1)]) == 640
         assert out.tell() == 640 * (i + 1)
-    assert synced == [1280, 2560] and dropped == [(0, 1280, os.POSIX_FADV_DONTNEED), (1280, 1280, os.POSIX_FADV_DONTNEED)]
+    drop = os.POSIX_FADV_DONTNEED
+    assert synced == [1280, 2560] and dropped == [(0, 1280, drop), (1280, 1280, drop)]
     out.write(b"end")
     out.close()
-    assert synced[-1] == 2563 and dropped[-1] == (2560, 3, os.POSIX_FADV_DONTNEED)
+    assert synced[-1] == 2563 and dropped[-1] == (2560, 3, drop)
     out.abandon()  # after close(): nothing
     assert path.read_bytes() == data + b"end"
 
