@@ -165,3 +165,22 @@ def test_write_behind_on_a_file_system_without_fdatasync(tmp_path, monkeypatch):
         out.write(b"12345")
     assert info.value.errno == errno.EIO
     out.abandon()
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm") or not os.access("/dev/shm", os.W_OK), reason="no writable /dev/shm")
+def test_write_behind_keeps_a_tmpfs_file(monkeypatch):
+    """On tmpfs the page cache is the file: fadvise(DONTNEED) must not drop it
+    (the kernel ignores it there); every byte read back."""
+    monkeypatch.setattr(_publish, "WRITE_BEHIND_BYTES", 1 << 16)
+    data = os.urandom(1 << 20)
+    path = f"/dev/shm/.ekoc-test-write-behind-{os.getpid()}"
+    try:
+        out = _publish.WriteBehind(path)
+        for i in range(0, len(data), 1 << 14):
+            out.write(data[i:i + (1 << 14)])
+        out.close()
+        with open(path, "rb") as f:
+            assert f.read() == data
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
