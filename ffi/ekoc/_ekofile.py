@@ -272,22 +272,18 @@ def copy_eko(source, path, job_token: str | None = None) -> dict:
         _publish.remove_stale(path.parent)
         partial = _publish.partial_name(path)
         try:
-            out = _publish.WriteBehind(partial)  # on the disk as it is written (_publish.WriteBehind)
-            try:
-                with tarfile.open(source, "r:") as src, \
-                        tarfile.open(fileobj=out, mode="w:", copybufsize=COPY_BYTES) as dst:
-                    for member in src:
-                        if member.name == f"./{JOB_MEMBER}":
-                            continue
-                        dst.addfile(member, src.extractfile(member) if member.isfile() else None)
-                    if job_token is not None:
-                        data = json.dumps({"token": job_token, **job}).encode("utf-8")
-                        info = tarfile.TarInfo(f"./{JOB_MEMBER}")
-                        info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
-                        dst.addfile(info, io.BytesIO(data))
-                out.close()
-            finally:
-                out.abandon()  # after close(): nothing; after an error: the partial closed, then removed below
+            # the partial on the disk as it is written (closed last: after the tar's end blocks)
+            with _publish.WriteBehind(partial) as out, tarfile.open(source, "r:") as src, \
+                    tarfile.open(fileobj=out, mode="w:", copybufsize=COPY_BYTES) as dst:
+                for member in src:
+                    if member.name == f"./{JOB_MEMBER}":
+                        continue
+                    dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+                if job_token is not None:
+                    data = json.dumps({"token": job_token, **job}).encode("utf-8")
+                    info = tarfile.TarInfo(f"./{JOB_MEMBER}")
+                    info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+                    dst.addfile(info, io.BytesIO(data))
             _publish.publish(partial, path)
         except FileExistsError:
             mine = job_record(path, job_token) if job_token is not None else None

@@ -130,7 +130,8 @@ class WriteBehind:
     host faults (perf/STATS.md); reused ones ~0.2 s. Where the file system
     refuses fdatasync or fadvise (EINVAL, ENOTSUP...), the file is written as
     a plain one. For tarfile: write, tell, flush; closed only by close()
-    (tarfile leaves a file object it was given open)."""
+    (tarfile leaves a file object it was given open). As a context manager:
+    close() when the block ends normally, abandon() after an exception."""
 
     def __init__(self, path: os.PathLike):
         self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
@@ -179,6 +180,16 @@ class WriteBehind:
         """Closed without the trip to the disk (a write that failed: the partial goes)."""
         with contextlib.suppress(OSError):
             self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.close()
+        else:
+            self.abandon()
+        return False
 
 
 def publish(partial: os.PathLike, path: os.PathLike) -> None:

@@ -184,3 +184,19 @@ def test_write_behind_keeps_a_tmpfs_file(monkeypatch):
     finally:
         if os.path.exists(path):
             os.unlink(path)
+
+
+def test_write_behind_as_a_context_manager(tmp_path, monkeypatch):
+    """The block ending normally: close() (the rest synced); an exception:
+    abandon() (closed, nothing synced) and the exception goes on."""
+    synced = []
+    real_sync = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (synced.append(fd), real_sync(fd)))
+    with _publish.WriteBehind(tmp_path / ".a.partial") as out:
+        out.write(b"complete")
+    assert len(synced) == 1 and (tmp_path / ".a.partial").read_bytes() == b"complete"
+    with pytest.raises(RuntimeError):
+        with _publish.WriteBehind(tmp_path / ".b.partial") as out:
+            out.write(b"half")
+            raise RuntimeError("writer failed")
+    assert len(synced) == 1 and (tmp_path / ".b.partial").read_bytes() == b"half"
