@@ -8,6 +8,7 @@
 
 #include "evol/blockop.h"
 #include "evol/part_layout.h"
+#include "evol/threads.h"
 #include "quad/path_cache.h"
 #include "status.h"
 
@@ -92,6 +93,34 @@ static int engine_parts(ekoc_nspace_state *g) {
   return EKOC_OK;
 }
 
+/* The values of the active families from their towers (the exponentials of
+ * the evolution kernels: ~20 % of a warm solve): each (job, family) writes
+ * its own values only, so they run on the request's threads, pair by pair;
+ * the same bits as one thread. The singular matching of the lowest such pair
+ * is reported, as the serial loop did. */
+static int values_from_towers(ekoc_nspace_state *g, size_t count, int regular_only) {
+  const ekoc_plan *p = g->p;
+  long pair, n_pairs = 2 * (long)p->n_jobs, singular = n_pairs;
+  int nt = ekoc_threads_effective(g->rq->n_threads);
+  (void)nt; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) reduction(min : singular) if (nt > 1)
+  for (pair = 0; pair < n_pairs; ++pair) {
+    size_t j = (size_t)pair / 2;
+    int f = (int)(pair % 2);
+    const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
+    int own, len, size;
+    if (!g->active[j] || p->jobs[j].unity || (regular_only && !g->regular_fam[JF(j, f)])) continue;
+    own = g->owner[JF(j, f)], len = ekoc_nspace_tower_len(cfg), size = ekoc_nspace_family_size(cfg);
+    if (ekoc_nspace_from_towers(cfg, count, g->tower[own], (size_t)len, g->values[JF(j, f)], (size_t)size) != count &&
+        pair < singular)
+      singular = pair;
+  }
+  if (singular < n_pairs)
+    return ekoc_error(EKOC_ERR_NUMERICAL, "N-space backend: the backward-exact matching matrix at mu2=%g is "
+                                          "singular on the path", p->jobs[singular / 2].mu2_from);
+  return EKOC_OK;
+}
+
 /* The values of every needed part's families at the count points in
  * g->n_re, g->n_im (all families, or only those with elements regular at
  * N = 1), from towers shared between parts with the same ones; with `keep`,
@@ -127,18 +156,7 @@ static int eval_parts(ekoc_nspace_state *g, size_t count, int regular_only, int 
         if (rc != EKOC_OK) return rc;
         ekoc_path_cache_put_tower(pc, cfg, count, g->n_re, g->n_im, g->tower[JF(j, f)]);
       }
-  for (j = 0; j < p->n_jobs; ++j) {
-    if (!g->active[j] || p->jobs[j].unity) continue;
-    for (f = 0; f < 2; ++f) {
-      const ekoc_nspace_cfg *cfg = &p->jobs[j].family[f];
-      int own = g->owner[JF(j, f)], len = ekoc_nspace_tower_len(cfg), size = ekoc_nspace_family_size(cfg);
-      if (regular_only && !g->regular_fam[JF(j, f)]) continue;
-      if (ekoc_nspace_from_towers(cfg, count, g->tower[own], (size_t)len, g->values[JF(j, f)], (size_t)size) != count)
-        return ekoc_error(EKOC_ERR_NUMERICAL, "N-space backend: the backward-exact matching matrix at mu2=%g is "
-                                              "singular on the path", p->jobs[j].mu2_from);
-    }
-  }
-  return EKOC_OK;
+  return values_from_towers(g, count, regular_only);
 }
 
 /* Which elements of the needed parts are singular at N = 1: their Laurent
