@@ -190,21 +190,69 @@ static void refine_only(ekoc_nspace_state *g, size_t n_fun) {
   memcpy(g->rows, g->row_over, g->nx);
 }
 
+/* A band's first pass on m intervals starts on PROBE_ROWS of its rows
+ * (spread over it); where more than half of the (output, row) pairs there
+ * miss the tolerance, the pass is dropped for one on 2m (values at the new
+ * nodes only): refining those pairs would cost more than the whole band on
+ * 2m. Otherwise the pass goes on with the other rows, the probe's entries
+ * kept. The truncated solutions' bands lowered off their poles (theory
+ * 40000000 on NNPDF's fit grid: first bands needing 129 and 257 nodes for
+ * 75-90 % of their functions) skip passes whose results were mostly thrown
+ * away; a band that converges probes 3 rows of its ~100 and loses nothing.
+ * Bands of fewer than PROBE_MIN_ROWS rows are not probed. */
+#define PROBE_ROWS 3
+#define PROBE_MIN_ROWS 12
+
+/* The band's rows split into probe_rows and rest_rows; 0 when the band is
+ * too small to probe. */
+static int probe_split(ekoc_nspace_state *g, const ekoc_band *bd) {
+  size_t k, n_rows = 0, seen = 0, next = 0, taken = 0;
+  memset(g->probe_rows, 0, g->nx);
+  memset(g->rest_rows, 0, g->nx);
+  for (k = 0; k < g->nx; ++k) n_rows += bd->j_hi[k] > bd->j_lo[k];
+  if (n_rows < PROBE_MIN_ROWS) return 0;
+  for (k = 0; k < g->nx; ++k) {
+    if (bd->j_hi[k] <= bd->j_lo[k]) continue;
+    /* rows 0, (n-1)/2, n-1 of the band's n (PROBE_ROWS = 3), evenly spread in general */
+    next = taken < PROBE_ROWS ? taken * (n_rows - 1) / (PROBE_ROWS - 1) : n_rows;
+    if (seen++ == next) {
+      g->probe_rows[k] = 1;
+      ++taken;
+    } else {
+      g->rest_rows[k] = 1;
+    }
+  }
+  return 1;
+}
+
+/* Whether more than half of the (output, probe row) pairs missed the
+ * tolerance in the probe (rows_out). */
+static int probe_says_double(const ekoc_nspace_state *g) {
+  size_t o, k, pairs = 0, over = 0;
+  for (k = 0; k < g->nx; ++k) {
+    if (!g->probe_rows[k]) continue;
+    for (o = 0; o < g->n_out; ++o) over += g->rows_out[o][k] != 0;
+    pairs += g->n_out;
+  }
+  return 2 * over > pairs;
+}
+
 /* Band b on one path: its entries, then those of the functions and rows
  * that missed the tolerance again with twice the nodes, while some do (up to
- * EKOC_NSPACE_NODES_MAX intervals); the others keep the first rule's. */
+ * EKOC_NSPACE_NODES_MAX intervals); the others keep the first rule's. The
+ * first pass may move to twice the nodes after its probe (PROBE_ROWS). */
 static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_done, ekoc_quad_progress *progress) {
   const ekoc_band *bd = &g->bp->band[b];
-  int m = g->opt.first_nodes, rc, first = 1;
+  int m = g->opt.first_nodes, rc, fresh = 1, whole = 1, probe = probe_split(g, bd);
   uint64_t ts = ekoc_profile_now_ns(g->prof);
   memcpy(g->active, g->need, g->p->n_jobs);
   memset(g->target_active, 1, g->nt);
   for (;;) {
     ekoc_band_invert_args args;
     size_t count = (size_t)m + 1, n_fun = 0, over = 0;
-    if (first && g->tops_path == 2 * b + singlet_path) { /* the residues' pass left this path's values */
+    if (fresh && g->tops_path == 2 * b + singlet_path) { /* the residues' pass left this path's values */
       g->tops_path = -1;
-    } else if (first) {
+    } else if (fresh) {
       rc = ekoc_nspace_path_values(g, bd, singlet_path, m);
       if (rc == EKOC_OK) rc = ekoc_nspace_path_compose(g, count, !singlet_path, g->tops);
     } else { /* the last pass's nodes are this one's even ones: values at the new nodes only */
@@ -216,7 +264,7 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     }
     if (rc != EKOC_OK) return rc;
     rc = path_functions(g, singlet_path ? ROLE_S : ROLE_NS, singlet_path && ekoc_nspace_one_path(bd) ? ROLE_NS : -1,
-                        !first, count, &n_fun);
+                        !whole, count, &n_fun);
     if (rc != EKOC_OK) return rc;
     if (n_fun == 0 || bd->n_entries == 0) return EKOC_OK;
     memset(&args, 0, sizeof args);
@@ -237,34 +285,49 @@ static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_d
     args.epsrel = g->rq->epsrel;
     args.fun_tolerance = g->fun_tolerance;
     args.n_threads = g->rq->n_threads;
-    args.rows = first ? NULL : g->rows;
+    args.rows = whole ? NULL : g->rows;
     args.row_over = g->row_over;
     args.fun_over = g->fun_over;
     { /* each output's rows: written where its block was over in the last pass (every row at first) */
       size_t o, bytes = g->nt * EKOC_NB * EKOC_NB * g->nx;
-      if (!first) memcpy(g->block_rows[1], g->block_rows[0], bytes);
+      if (!whole) memcpy(g->block_rows[1], g->block_rows[0], bytes);
       memset(g->block_rows[0], 0, bytes);
       for (o = 0; o < g->n_out; ++o) {
         g->rows_in[o] = g->block_rows[1] + g->out_id[o] * g->nx;
         g->rows_out[o] = g->block_rows[0] + g->out_id[o] * g->nx;
       }
-      args.rows_in = first ? NULL : g->rows_in;
+      args.rows_in = whole ? NULL : g->rows_in;
       args.rows_out = g->rows_out;
     }
     args.progress = progress;
     args.store = ekoc_band_invert_store(g->paths, bd, m, g->n);
     memset(g->row_over, 0, g->nx);
     memset(g->fun_over, 0, n_fun);
-    rc = ekoc_band_invert(&args, &over);
+    if (whole && probe && m < EKOC_NSPACE_NODES_MAX) {
+      size_t probe_over = 0;
+      args.rows = g->probe_rows;
+      rc = ekoc_band_invert(&args, &probe_over);
+      if (rc == EKOC_OK && probe_says_double(g)) { /* the whole band on twice the nodes instead */
+        fresh = 0;
+        m *= 2;
+        continue;
+      }
+      args.rows = g->rest_rows; /* the flags of the probe's rows stay */
+      if (rc == EKOC_OK) rc = ekoc_band_invert(&args, &over);
+      over += probe_over;
+    } else {
+      rc = ekoc_band_invert(&args, &over);
+    }
     if (rc == EKOC_OK && (over == 0 || m >= EKOC_NSPACE_NODES_MAX)) {
-      char name[EKOC_PROFILE_NAME_LEN];
+      char name[2 * EKOC_PROFILE_NAME_LEN]; /* the profile keeps EKOC_PROFILE_NAME_LEN - 1 bytes of it */
       snprintf(name, sizeof name, "band %d/%d offset %d: %d nodes, %zu over", b + 1, g->bp->n_bands, singlet_path,
                m + 1, over);
       ekoc_profile_stage(g->prof, name, ts);
     }
     if (rc != EKOC_OK || over == 0 || m >= EKOC_NSPACE_NODES_MAX) return rc;
     refine_only(g, n_fun);
-    first = 0;
+    fresh = 0;
+    whole = 0;
     m *= 2;
   }
 }

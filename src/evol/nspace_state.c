@@ -43,6 +43,7 @@ void ekoc_nspace_state_free(ekoc_nspace_state *g) {
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) free(g->corr[i]);
   free(g->parts), free(g->tops), free(g->tops_odd), free(g->tower), free(g->values), free(g->val), free(g->err), free(g->corr);
   free(g->need), free(g->active), free(g->target_active), free(g->tower_now), free(g->only), free(g->rows);
+  free(g->probe_rows), free(g->rest_rows);
   free(g->row_over), free(g->fun_over), free(g->fun_tolerance), free(g->out_id), free(g->owner), free(g->lim_e);
   free(g->singular), free(g->block_rows[0]), free(g->block_rows[1]), free(g->rows_in), free(g->rows_out);
   free(g->constant), free(g->regular_fam);
@@ -242,6 +243,8 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
   g->only = calloc(g->nt * EKOC_NB * EKOC_NB, 1);
   g->rows = calloc(g->nx, 1);
   g->row_over = calloc(g->nx, 1);
+  g->probe_rows = calloc(g->nx, 1);
+  g->rest_rows = calloc(g->nx, 1);
   g->owner = calloc(2 * nj, sizeof *g->owner);
   g->lim_e = calloc(nj * EKOC_JOB_MAX_ELEMENTS, sizeof *g->lim_e);
   g->singular = calloc(nj * EKOC_JOB_MAX_ELEMENTS, 1);
@@ -278,6 +281,7 @@ int ekoc_nspace_state_alloc(ekoc_nspace_state *g) {
     g->row_len = ekoc_blockop_row_offsets(g->nx, g->row_lo, g->row_base);
   }
   if (!g->row_lo || !g->need || !g->active || !g->target_active || !g->tower_now || !g->only || !g->rows || !g->row_over ||
+      !g->probe_rows || !g->rest_rows ||
       !g->owner || !g->lim_e || !g->singular || !g->constant || !g->regular_fam || !g->parts ||
       !g->tops || !g->tops_odd || !g->tower || !g->values || !g->role ||
       !g->delta || !g->corner || !g->val || !g->err || !g->corr || !g->n || !g->w || !g->n_re || !g->n_im || !g->sums ||

@@ -40,6 +40,7 @@ typedef struct ekoc_nspace_state {
   unsigned char *tower_now;   /* [job][family]: towers computed in this pass */
   unsigned char *only;        /* [target][a][b]: the blocks a refinement recomputes */
   unsigned char *rows, *row_over, *fun_over; /* [nx], [nx], [function] */
+  unsigned char *probe_rows, *rest_rows;   /* [nx]: a band's probe rows and its other ones (nspace_engine.c) */
   int *owner;                 /* [job][family]: the (job, family) whose towers it shares */
   double *lim_e;              /* [job][element]: large-N limit of each element */
   unsigned char *singular;    /* [job][element]: singular at N = 1 (inverted on the singlet-like path only) */
