@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quad/path_cache.h"
 #include "quad/path_radius.h"
 #include "quad/talbot.h"
 #include "status.h"
@@ -467,6 +468,36 @@ static int ns_denominator_poles(const ekoc_nspace_cfg *cfg, int32_t job, double 
   return rc;
 }
 
+/* The poles of family cfg as ekoc_poles_of_family finds them (on its own,
+ * into an empty set), taken from the caller's N-space cache where an
+ * earlier run on this grid kept them: they depend on gamma^(0) (nf, the
+ * axes) and the scan (K, n_max, the complex ones) only, not on a_s, and the
+ * scan is ~17 % of a warm truncated solve on pineko's grid. Then pushed into
+ * out; cold and warm runs push the same list, so the same set. */
+static int family_poles(const ekoc_nspace_state *g, const ekoc_nspace_cfg *cfg, double n_max, int with_complex,
+                        ekoc_pole_set *out) {
+  /* the key: doubles only (no padding bytes), led by a tag no Taylor key (nspace_poles.c) starts with */
+  const double key[8] = {-7.0e300, (double)cfg->nf, (double)cfg->polarized, (double)cfg->time_like,
+                         (double)cfg->physics, (double)ekoc_path_pole_orders(cfg), n_max, (double)with_complex};
+  ekoc_pole_set found;
+  const ekoc_pole *list;
+  size_t len = 0, n, i;
+  int rc = EKOC_OK;
+  memset(&found, 0, sizeof found);
+  list = g->paths ? ekoc_path_cache_blob(g->paths, key, sizeof key, &len) : NULL;
+  n = len / sizeof *list;
+  if (!list) {
+    rc = ekoc_poles_of_family(cfg, n_max, with_complex, &found);
+    if (rc == EKOC_OK && g->paths && found.n)
+      ekoc_path_cache_put_blob(g->paths, key, sizeof key, found.pole, found.n * sizeof *found.pole);
+    list = found.pole, n = found.n;
+  }
+  for (i = 0; rc == EKOC_OK && i < n; ++i)
+    rc = push_pole_of(out, list[i].re, list[i].im, list[i].nf, list[i].job, list[i].eko_offset);
+  ekoc_poles_free(&found);
+  return rc;
+}
+
 int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
   const ekoc_plan *p = g->p;
   double n_max = 65.0, r_min = ekoc_talbot_radius(g->ip->logx[0]), tau_top = -g->ip->logx[0];
@@ -507,7 +538,7 @@ int ekoc_poles_find(const ekoc_nspace_state *g, ekoc_pole_set *out) {
           break;
       if (i < n_seen) continue;
       if (n_seen < (int)(sizeof seen / sizeof *seen)) seen[n_seen++] = cfg;
-      rc = ekoc_poles_of_family(cfg, n_max, with_complex, out);
+      rc = family_poles(g, cfg, n_max, with_complex, out);
     }
   }
   if (rc == EKOC_OK) circle_radii(out, tau_top);
