@@ -330,6 +330,7 @@ static void test_property_large_grids(void **state) {
   tally_assert("large grids, against the tight N-space reference", &stated, 0.01, 0.02);
 }
 
+
 /* ---- the composition, where the answer is known ---------------------------------------- */
 
 /* An LO evolution segment a0 -> a1 at nf 4 in o's job slot s. */
@@ -376,6 +377,81 @@ static ekoc_interp *grid_basis(size_t nx, int degree) {
   assert_int_equal(ekoc_grid_lambert(nx, 1e-7, g), EKOC_OK);
   assert_int_equal(ekoc_interp_alloc(g, nx, degree, &ip), EKOC_OK);
   return ip;
+}
+
+/* ---- the first passes' probe (evol/nspace_engine.c, PROBE_ROWS) ------------------------- */
+
+/* Whether two operators hold the same blocks with the same bits. */
+static int blocks_identical(const ekoc_blockop *a, const ekoc_blockop *b) {
+  size_t n = a->nx * a->nx;
+  int x, y;
+  for (x = 0; x < EKOC_NB; ++x)
+    for (y = 0; y < EKOC_NB; ++y) {
+      if ((a->val[x][y] == NULL) != (b->val[x][y] == NULL)) return 0;
+      if (a->val[x][y] && (memcmp(a->val[x][y], b->val[x][y], n * sizeof(double)) != 0 ||
+                           memcmp(a->err[x][y], b->err[x][y], n * sizeof(double)) != 0))
+        return 0;
+    }
+  return 1;
+}
+
+/* Where every band converges on its first rule (an LO segment), the probe's
+ * rows and then the others give the bits of the whole band at once. */
+static void test_probe_keeps_converged_bits(void **state) {
+  const int kind = EKOC_STEP_SEGMENT;
+  ekoc_interp *ip = grid_basis(60, 4);
+  ekoc_nspace_engine_options off;
+  one_plan o;
+  ekoc_blockop op, taint, op_off, taint_off;
+  (void)state;
+  ekoc_nspace_engine_options_default(&off);
+  off.probe = 0;
+  plan_init(&o, 1, &kind, 4);
+  lo_segment(&o, 0, 0.028, 0.012);
+  assert_int_equal(run_nspace(&o, ip, 2, NULL, &op, &taint), 0);
+  assert_int_equal(run_nspace(&o, ip, 2, &off, &op_off, &taint_off), 0);
+  assert_true(blocks_identical(&op, &op_off));
+  ekoc_blockop_clear(&op), ekoc_blockop_clear(&taint), ekoc_blockop_clear(&op_off), ekoc_blockop_clear(&taint_off);
+  ekoc_interp_free(ip);
+}
+
+/* A truncated NNLO segment on NNPDF's fit grid (196 x from 1e-9, degree 4)
+ * from a_s(mu0)/4pi = 0.026 to 0.009: its first bands are lowered off the
+ * U_k poles and miss the tolerance on 64 intervals nearly everywhere, so the
+ * probe starts them on more nodes (the operator differs from refining pass
+ * by pass), and every entry still lies within 10 x its stated error of the
+ * tight reference. */
+static void test_probe_truncated_fit_grid(void **state) {
+  const ekoc_nspace_engine_options tight = tight_options();
+  ekoc_nspace_engine_options off;
+  tally stated;
+  card c;
+  job_data t;
+  one_plan o;
+  ekoc_blockop op, taint, op_off, taint_off, top, ttaint;
+  reference by_op = {&top, NULL};
+  (void)state;
+  if (under_valgrind()) skip();
+  ekoc_nspace_engine_options_default(&off);
+  off.probe = 0;
+  memset(&stated, 0, sizeof stated);
+  memset(&c, 0, sizeof c);
+  c.nx = 196, c.degree = 4, c.is_log = 1, c.xmin = 1e-9, c.grid_kind = GRID_MIXED;
+  c.kind = EKOC_KIND_EVOLUTION, c.order = 3, c.nf = 4, c.method = EKOC_METHOD_TRUNCATED, c.iters = 1;
+  c.a0 = 0.026, c.a1 = 0.009;
+  card_describe(&c);
+  job_make(&t, &c);
+  plan_of_card(&o, &c, &t);
+  run_nspace(&o, t.interp, 2, NULL, &op, &taint);
+  run_nspace(&o, t.interp, 2, &off, &op_off, &taint_off);
+  run_nspace(&o, t.interp, 2, &tight, &top, &ttaint);
+  assert_false(blocks_identical(&op, &op_off));
+  tally_part(&stated, &c, &o, &by_op, K_STATED, &op, &taint, 0, (size_t)c.nx);
+  ekoc_blockop_clear(&op), ekoc_blockop_clear(&taint), ekoc_blockop_clear(&op_off), ekoc_blockop_clear(&taint_off);
+  ekoc_blockop_clear(&top), ekoc_blockop_clear(&ttaint);
+  job_free(&t);
+  tally_assert("a truncated segment on the fit grid with the probe, against the tight N-space reference", &stated,
+               0.0, 0.02);
 }
 
 /* Two LO segments 0.028 -> 0.02 -> 0.012 against one 0.028 -> 0.012. */
@@ -500,6 +576,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_property_small_grids),
       cmocka_unit_test(test_property_large_grids),
+      cmocka_unit_test(test_probe_keeps_converged_bits),
+      cmocka_unit_test(test_probe_truncated_fit_grid),
       cmocka_unit_test(test_two_segments_are_one),
       cmocka_unit_test(test_rotations_cancel),
       cmocka_unit_test(test_progress_and_cancel),

@@ -243,7 +243,7 @@ static int probe_says_double(const ekoc_nspace_state *g) {
  * first pass may move to twice the nodes after its probe (PROBE_ROWS). */
 static int band_path(ekoc_nspace_state *g, int b, int singlet_path, int *roles_done, ekoc_quad_progress *progress) {
   const ekoc_band *bd = &g->bp->band[b];
-  int m = g->opt.first_nodes, rc, fresh = 1, whole = 1, probe = probe_split(g, bd);
+  int m = g->opt.first_nodes, rc, fresh = 1, whole = 1, probe = g->opt.probe && probe_split(g, bd);
   uint64_t ts = ekoc_profile_now_ns(g->prof);
   memcpy(g->active, g->need, g->p->n_jobs);
   memset(g->target_active, 1, g->nt);
@@ -426,6 +426,7 @@ void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o) {
   o->magnification = EKOC_BAND_MAGNIFICATION;
   o->ratio = EKOC_BAND_RATIO;
   o->first_nodes = EKOC_NSPACE_NODES_FIRST;
+  o->probe = 1;
 }
 
 int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,
