@@ -20,8 +20,8 @@
 
 #include "evol/nspace_poles.h"
 #include "evol/nspace_state.h"
-#include "evol/threads.h"
 #include "evol/profile_stage.h"
+#include "evol/threads.h"
 #include "quad/band_invert.h"
 #include "quad/band_plan.h"
 #include "quad/driver.h"

@@ -470,15 +470,16 @@ static int ns_denominator_poles(const ekoc_nspace_cfg *cfg, int32_t job, double 
 
 /* The poles of family cfg as ekoc_poles_of_family finds them (on its own,
  * into an empty set), taken from the caller's N-space cache where an
- * earlier run on this grid kept them: they depend on gamma^(0) (nf, the
- * axes) and the scan (K, n_max, the complex ones) only, not on a_s, and the
+ * earlier run on this grid kept them: they depend on gamma^(0) and beta_0
+ * (nf, the axes) and the scan (K, n_max, the complex ones) only, not on a_s, and the
  * scan is ~17 % of a warm truncated solve on pineko's grid. Then pushed into
  * out; cold and warm runs push the same list, so the same set. */
 static int family_poles(const ekoc_nspace_state *g, const ekoc_nspace_cfg *cfg, double n_max, int with_complex,
                         ekoc_pole_set *out) {
   /* the key: doubles only (no padding bytes), led by a tag no Taylor key (nspace_poles.c) starts with */
-  const double key[8] = {-7.0e300, (double)cfg->nf, (double)cfg->polarized, (double)cfg->time_like,
-                         (double)cfg->physics, (double)ekoc_path_pole_orders(cfg), n_max, (double)with_complex};
+  const double key[9] = {-7.0e300, (double)cfg->nf, (double)cfg->polarized, (double)cfg->time_like,
+                         (double)cfg->physics, (double)ekoc_path_pole_orders(cfg), cfg->beta[0], n_max,
+                         (double)with_complex};
   ekoc_pole_set found;
   const ekoc_pole *list;
   size_t len = 0, n, i;
@@ -488,8 +489,9 @@ static int family_poles(const ekoc_nspace_state *g, const ekoc_nspace_cfg *cfg, 
   n = len / sizeof *list;
   if (!list) {
     rc = ekoc_poles_of_family(cfg, n_max, with_complex, &found);
-    if (rc == EKOC_OK && g->paths && found.n)
-      ekoc_path_cache_put_blob(g->paths, key, sizeof key, found.pole, found.n * sizeof *found.pole);
+    if (rc == EKOC_OK && g->paths) /* none found: kept too, as no bytes (the key stands for the data) */
+      ekoc_path_cache_put_blob(g->paths, key, sizeof key, found.n ? (const void *)found.pole : (const void *)key,
+                               found.n * sizeof *found.pole);
     list = found.pole, n = found.n;
   }
   for (i = 0; rc == EKOC_OK && i < n; ++i)
