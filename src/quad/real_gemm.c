@@ -11,7 +11,8 @@ typedef double v8 __attribute__((vector_size(8 * sizeof(double))));
 #define LOADV(T, p) ({ T v_; memcpy(&v_, (p), sizeof v_); v_; })
 #define STOREV(p, v) memcpy((p), &(v), sizeof(v))
 
-/* Four rows of C, columns [j, j + 4 W) as W vectors of type T (4 or 8 lanes). */
+/* Four rows of C: columns 2 LANES at a time as two vectors of type T (4 or 8
+ * lanes), then a last LANES, then a last 4. */
 #define TILE_BODY(T, LANES)                                                                   \
   do {                                                                                        \
     size_t i, j, k;                                                                           \
@@ -41,22 +42,32 @@ typedef double v8 __attribute__((vector_size(8 * sizeof(double))));
         STOREV(c + (i + 3) * ldc + j, c30);                                                   \
         STOREV(c + (i + 3) * ldc + j + (LANES), c31);                                         \
       }                                                                                       \
-      if (j < cols) { /* a last LANES columns (cols a multiple of LANES): one vector per row */ \
-        T c00 = {0}, c10 = {0}, c20 = {0}, c30 = {0};                                         \
-        const double *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;       \
-        for (k = 0; k < inner; ++k) {                                                         \
-          T b0 = LOADV(T, b + k * ldb + j);                                                   \
-          c00 = c00 + ((T){0} + a0[k]) * b0;                                                  \
-          c10 = c10 + ((T){0} + a1[k]) * b0;                                                  \
-          c20 = c20 + ((T){0} + a2[k]) * b0;                                                  \
-          c30 = c30 + ((T){0} + a3[k]) * b0;                                                  \
-        }                                                                                     \
-        STOREV(c + i * ldc + j, c00);                                                         \
-        STOREV(c + (i + 1) * ldc + j, c10);                                                   \
-        STOREV(c + (i + 2) * ldc + j, c20);                                                   \
-        STOREV(c + (i + 3) * ldc + j, c30);                                                   \
+      if (j + (LANES) <= cols) { /* a last LANES columns: one vector per row */              \
+        ONE_VECTOR(T);                                                                        \
+        j += (LANES);                                                                         \
+      }                                                                                       \
+      if (j < cols) { /* a last 4 of them (cols a multiple of 4, LANES 8): a half vector */   \
+        ONE_VECTOR(v4);                                                                       \
       }                                                                                       \
     }                                                                                         \
+  } while (0)
+
+/* Columns [j, j + lanes of V) of the four rows i.. as one vector of type V each. */
+#define ONE_VECTOR(V)                                                                         \
+  do {                                                                                        \
+    V c00 = {0}, c10 = {0}, c20 = {0}, c30 = {0};                                             \
+    const double *a0 = a + i * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;           \
+    for (k = 0; k < inner; ++k) {                                                             \
+      V b0 = LOADV(V, b + k * ldb + j);                                                       \
+      c00 = c00 + ((V){0} + a0[k]) * b0;                                                      \
+      c10 = c10 + ((V){0} + a1[k]) * b0;                                                      \
+      c20 = c20 + ((V){0} + a2[k]) * b0;                                                      \
+      c30 = c30 + ((V){0} + a3[k]) * b0;                                                      \
+    }                                                                                         \
+    STOREV(c + i * ldc + j, c00);                                                             \
+    STOREV(c + (i + 1) * ldc + j, c10);                                                       \
+    STOREV(c + (i + 2) * ldc + j, c20);                                                       \
+    STOREV(c + (i + 3) * ldc + j, c30);                                                       \
   } while (0)
 
 static void gemm_base(size_t rows, size_t cols, size_t inner, const double *a, size_t lda, const double *b,
