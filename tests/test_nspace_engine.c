@@ -415,6 +415,33 @@ static void test_probe_keeps_converged_bits(void **state) {
   ekoc_interp_free(ip);
 }
 
+/* Every entry of the blocks the bands invert is written by them (the engine
+ * zeroes only what no band takes): with those arrays filled with NaN first
+ * (opt.poison) the operators are the same bits, on random cards of every
+ * kind and method. */
+static void test_bands_write_every_entry(void **state) {
+  rnd r = {0x5eed0b5u};
+  ekoc_nspace_engine_options poison;
+  int n;
+  (void)state;
+  ekoc_nspace_engine_options_default(&poison);
+  poison.poison = 1;
+  for (n = 0; n < (under_valgrind() ? 2 : 12); ++n) {
+    card c;
+    job_data t;
+    one_plan o;
+    ekoc_blockop op, taint, pop, ptaint;
+    card_nspace(&r, &c, 6, 40);
+    job_make(&t, &c);
+    plan_of_card(&o, &c, &t);
+    run_nspace(&o, t.interp, 1 + n % 2, NULL, &op, &taint);
+    run_nspace(&o, t.interp, 1 + n % 2, &poison, &pop, &ptaint);
+    if (!blocks_identical(&op, &pop)) fail_msg("poisoned outputs differ: %s", c.text);
+    ekoc_blockop_clear(&op), ekoc_blockop_clear(&taint), ekoc_blockop_clear(&pop), ekoc_blockop_clear(&ptaint);
+    job_free(&t);
+  }
+}
+
 /* A truncated NNLO segment on NNPDF's fit grid (196 x from 1e-9, degree 4)
  * from a_s(mu0)/4pi = 0.026 to 0.009: its first bands are lowered off the
  * U_k poles and miss the tolerance on 64 intervals nearly everywhere, so the
@@ -423,7 +450,7 @@ static void test_probe_keeps_converged_bits(void **state) {
  * tight reference. */
 static void test_probe_truncated_fit_grid(void **state) {
   const ekoc_nspace_engine_options tight = tight_options();
-  ekoc_nspace_engine_options off;
+  ekoc_nspace_engine_options off, poison;
   tally stated;
   card c;
   job_data t;
@@ -434,6 +461,9 @@ static void test_probe_truncated_fit_grid(void **state) {
   if (under_valgrind()) skip();
   ekoc_nspace_engine_options_default(&off);
   off.probe = 0;
+  poison = off;
+  poison.probe = 1;
+  poison.poison = 1; /* the probed bands write every entry too */
   memset(&stated, 0, sizeof stated);
   memset(&c, 0, sizeof c);
   c.nx = 196, c.degree = 4, c.is_log = 1, c.xmin = 1e-9, c.grid_kind = GRID_MIXED;
@@ -442,7 +472,7 @@ static void test_probe_truncated_fit_grid(void **state) {
   card_describe(&c);
   job_make(&t, &c);
   plan_of_card(&o, &c, &t);
-  run_nspace(&o, t.interp, 2, NULL, &op, &taint);
+  run_nspace(&o, t.interp, 2, &poison, &op, &taint);
   run_nspace(&o, t.interp, 2, &off, &op_off, &taint_off);
   run_nspace(&o, t.interp, 2, &tight, &top, &ttaint);
   assert_false(blocks_identical(&op, &op_off));
@@ -578,6 +608,7 @@ int main(void) {
       cmocka_unit_test(test_property_large_grids),
       cmocka_unit_test(test_probe_keeps_converged_bits),
       cmocka_unit_test(test_probe_truncated_fit_grid),
+      cmocka_unit_test(test_bands_write_every_entry),
       cmocka_unit_test(test_two_segments_are_one),
       cmocka_unit_test(test_rotations_cancel),
       cmocka_unit_test(test_progress_and_cancel),

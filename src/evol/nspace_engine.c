@@ -29,19 +29,49 @@
 #include "quad/nspace_cache.h"
 #include "status.h"
 
-/* The output arrays zeroed on the request's threads (~390 MB on NNPDF's fit
- * grid, which calloc zeroed on the calling thread alone: ~8 % of a warm solve
- * on two threads). */
-static void zero_outputs(ekoc_nspace_state *g) {
+/* The output arrays before the bands write them. A block inverted on a band
+ * path (ROLE_S, ROLE_NS) has every entry of its bands' columns written by
+ * each band's first pass (every row, every output of its function), so only
+ * the entries of its row ranges that no band takes are zeroed here (none on
+ * the grids seen: a row's range starts at its first band column or the
+ * diagonal); the constant blocks, which no band writes, are zeroed whole.
+ * Zeroing every array (~390 MB on NNPDF's fit grid) was ~5 % of a one-thread
+ * solve. Per array on the request's threads. (Filled with NaN instead where
+ * a test asks, opt.poison: all of NNPDF's database and the engine's tests
+ * left none.) */
+static int zero_outputs(ekoc_nspace_state *g) {
+  size_t nx = g->nx, k, j, n_gaps = 0, *gaps = malloc((g->row_len ? g->row_len : 1) * sizeof *gaps);
+  unsigned char *covered = malloc(nx ? nx : 1);
   long i, n = (long)(g->nt * EKOC_NB * EKOC_NB);
-  int nt = ekoc_threads_effective(g->rq->n_threads);
+  int nt = ekoc_threads_effective(g->rq->n_threads), b;
   (void)nt; /* used by the OpenMP pragma only (unused where OpenMP is off: the fuzz build) */
+  if (!gaps || !covered) {
+    free(gaps), free(covered);
+    return ekoc_error(EKOC_ERR_NO_MEMORY, "N-space backend: out of memory for the operators");
+  }
+  for (k = 0; k < nx; ++k) { /* the entries of row k's range in no band */
+    memset(covered, 0, nx);
+    for (b = 0; b < g->bp->n_bands; ++b)
+      for (j = (size_t)g->bp->band[b].j_lo[k]; j < (size_t)g->bp->band[b].j_hi[k]; ++j) covered[j] = 1;
+    for (j = g->row_lo[k]; j < nx; ++j)
+      if (!covered[j]) gaps[n_gaps++] = g->row_base[k] + j;
+  }
 #pragma omp parallel for schedule(dynamic, 4) num_threads(nt) if (nt > 1)
-  for (i = 0; i < n; ++i)
-    if (g->val[i] && g->err[i]) {
+  for (i = 0; i < n; ++i) {
+    size_t t = (size_t)i / (EKOC_NB * EKOC_NB), q;
+    int a = (int)((size_t)i / EKOC_NB % EKOC_NB), c = (int)((size_t)i % EKOC_NB);
+    if (!g->val[i] || !g->err[i]) continue;
+    if (g->role[t][a][c] == ROLE_CONST) {
       memset(g->val[i], 0, g->row_len * sizeof(double));
       memset(g->err[i], 0, g->row_len * sizeof(double));
+      continue;
     }
+    if (g->opt.poison)
+      for (q = 0; q < g->row_len; ++q) g->val[i][q] = g->err[i][q] = NAN;
+    for (q = 0; q < n_gaps; ++q) g->val[i][gaps[q]] = g->err[i][gaps[q]] = 0.0;
+  }
+  free(gaps), free(covered);
+  return EKOC_OK;
 }
 
 /* Which blocks of each target are inverted on which path, from the full
@@ -80,7 +110,7 @@ static int engine_roles(ekoc_nspace_state *g, size_t count) {
       }
   for (t = 0; t < g->nt; ++t) ekoc_nsop_clear(&ns[t]);
   free(ns);
-  if (rc == EKOC_OK) zero_outputs(g);
+  if (rc == EKOC_OK) rc = zero_outputs(g);
   if (rc == EKOC_OK) { /* room for the functions of one path: at most every block with values */
     size_t n_fun = 0, i;
     for (i = 0; i < g->nt * EKOC_NB * EKOC_NB; ++i) n_fun += g->val[i] != NULL;
@@ -427,6 +457,7 @@ void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o) {
   o->ratio = EKOC_BAND_RATIO;
   o->first_nodes = EKOC_NSPACE_NODES_FIRST;
   o->probe = 1;
+  o->poison = 0;
 }
 
 int ekoc_nspace_engine_run(const ekoc_plan *p, const ekoc_interp *ip, const ekoc_request *rq, size_t t0, size_t n,

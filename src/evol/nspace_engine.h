@@ -44,6 +44,8 @@ typedef struct ekoc_nspace_engine_options {
   int first_nodes; /* even, <= EKOC_NSPACE_NODES_MAX */
   int probe;       /* 1 (default): a band's first pass probes a few rows and may start on twice the nodes
                       (nspace_engine.c, PROBE_ROWS); 0: every band's first pass on first_nodes */
+  int poison;      /* tests: 1 fills the arrays the bands write with NaN first, so that an entry no band
+                      writes is reported (EKOC_ERR_NUMERICAL) instead of left as it was; 0 (default) */
 } ekoc_nspace_engine_options;
 void ekoc_nspace_engine_options_default(ekoc_nspace_engine_options *o);
 
