@@ -330,7 +330,6 @@ static void test_property_large_grids(void **state) {
   tally_assert("large grids, against the tight N-space reference", &stated, 0.01, 0.02);
 }
 
-
 /* ---- the composition, where the answer is known ---------------------------------------- */
 
 /* An LO evolution segment a0 -> a1 at nf 4 in o's job slot s. */
@@ -379,7 +378,7 @@ static ekoc_interp *grid_basis(size_t nx, int degree) {
   return ip;
 }
 
-/* ---- the first passes' probe (evol/nspace_engine.c, PROBE_ROWS) ------------------------- */
+/* ---- the bands' passes: the first pass's probe (PROBE_ROWS), every entry written ---------- */
 
 /* Whether two operators hold the same blocks with the same bits. */
 static int blocks_identical(const ekoc_blockop *a, const ekoc_blockop *b) {
